@@ -1,0 +1,25 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-console': ['error', { allow: ['error'] }],
+    },
+  },
+  {
+    files: ['pages/**/*.ts', 'pages/**/*.js'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: { 'no-console': 'off' },
+  },
+  {
+    files: ['test/**', 'bench/**', 'scripts/**', 'src/cli/**'],
+    rules: { 'no-console': 'off' },
+  },
+);

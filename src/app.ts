@@ -1,0 +1,53 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import formbody from '@fastify/formbody';
+import { registerOpenApi } from './http/openapi.js';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Logger } from 'pino';
+import type { Config } from './config/config.js';
+import type { Clock } from './clock.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { healthRoutes } from './http/health.js';
+import type { UserStore } from './identity/user-store.js';
+import { identityRoutes } from './identity/routes.js';
+
+/** Everything the HTTP surface needs, built by `main.ts` (or by a test with temp dirs and loopback servers). */
+export interface AppDeps {
+  config: Config;
+  clock: Clock;
+  logger: Logger;
+  users: UserStore;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    clock: Clock;
+    users: UserStore;
+  }
+}
+
+export type App = FastifyInstance;
+
+/** The composition root of the HTTP surface: services come in as decorators, routes stay thin. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    trustProxy: deps.config.trustedProxies.length > 0 ? deps.config.trustedProxies : false,
+    bodyLimit: 1024 * 1024,
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false } },
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as FastifyInstance;
+
+  app.decorate('config', deps.config);
+  app.decorate('clock', deps.clock);
+  app.decorate('users', deps.users);
+
+  registerErrorHandling(app);
+  await app.register(formbody, { bodyLimit: 64 * 1024 });
+  await registerOpenApi(app);
+
+  await app.register(healthRoutes);
+  await app.register(identityRoutes);
+  return app;
+}

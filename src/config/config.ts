@@ -1,0 +1,143 @@
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { decodeSs58 } from '../identity/ss58.js';
+import { deriveStationWallets, type StationWallets } from '../identity/keys.js';
+import {
+  absolutePath,
+  addressList,
+  boolean,
+  checkUrl,
+  ConfigError,
+  email,
+  type Env,
+  integer,
+  list,
+  oneOf,
+  raw,
+  timeOfDay,
+  url,
+} from './parse.js';
+
+export { ConfigError };
+
+/** Project root, whether running from `src/` (tsx, vitest) or from `dist/src/` (npm start). */
+export const PROJECT_ROOT = (() => {
+  const here = dirname(fileURLToPath(import.meta.url));
+  return here.includes(`${join('dist', 'src')}`) ? resolve(here, '../../..') : resolve(here, '../..');
+})();
+
+export const ORIGIN_UPLANETNAME = '0'.repeat(64);
+
+export interface Config {
+  port: number;
+  host: string;
+  dataRoot: string;
+  tmpDir: string;
+  scriptsDir: string;
+  relayUrl: string;
+  embeddedRelay: 'auto' | 'on' | 'off';
+  ipfsApi: string | null;
+  ipfsGateway: string;
+  /** SQUID_URL first, then SQUID_FALLBACKS in order. */
+  squidUrls: string[];
+  uplanetName: string;
+  wallets: StationWallets;
+  ipfsNodeId: string | null;
+  salesMarker: string;
+  smtpUrl: string | null;
+  mailFrom: string;
+  captainEmail: string | null;
+  scraperAt: { hour: number; minute: number };
+  scraperTimeoutSeconds: number;
+  scraperConcurrency: number;
+  authMaxAgeSeconds: number;
+  authRequireProof: boolean;
+  rateLimit: { max: number; windowSeconds: number };
+  trustedIps: string[];
+  trustedProxies: string[];
+  paymentCommand: string | null;
+  paymentDailyCapZen: number;
+  driveQuotaBytes: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+function walletOverride(env: Env, name: string): string | undefined {
+  const value = raw(env, name);
+  if (value !== undefined && !decodeSs58(value))
+    throw new ConfigError(name, `"${value}" is not a g1… SS58 address`);
+  return value;
+}
+
+const walletCache = new Map<string, Promise<StationWallets>>();
+
+/** Station wallets cost three scrypt runs; tests build many configs for the same network. */
+function stationWallets(uplanetName: string): Promise<StationWallets> {
+  let wallets = walletCache.get(uplanetName);
+  if (!wallets) {
+    wallets = deriveStationWallets(uplanetName);
+    walletCache.set(uplanetName, wallets);
+  }
+  return wallets;
+}
+
+/** Parses and validates every variable of the contract; throws ConfigError naming the first bad one. */
+export async function loadConfig(env: Env = process.env): Promise<Config> {
+  const home = env.HOME ?? homedir();
+  const uplanetName = raw(env, 'UPLANETNAME') ?? ORIGIN_UPLANETNAME;
+  const overrides = {
+    reserve: walletOverride(env, 'UPLANETNAME_G1'),
+    distribution: walletOverride(env, 'UPLANETG1PUB'),
+    society: walletOverride(env, 'UPLANETNAME_SOCIETY'),
+  };
+  const squid = url(env, 'SQUID_URL', 'https://squid.g1.gyroi.de/v1/graphql', ['http:', 'https:'])!;
+  const fallbacks = list(env, 'SQUID_FALLBACKS', []).map((item) =>
+    checkUrl('SQUID_FALLBACKS', item, ['http:', 'https:']),
+  );
+  const tmpDir = absolutePath(env, 'TMP_DIR', join(home, '.zen', 'tmp'));
+  const derived = await stationWallets(uplanetName);
+
+  return {
+    port: integer(env, 'PORT', 54321, 0, 65535),
+    host: raw(env, 'HOST') ?? '0.0.0.0',
+    dataRoot: absolutePath(env, 'DATA_ROOT', join(home, '.zen', 'game')),
+    tmpDir,
+    scriptsDir: absolutePath(env, 'SCRIPTS_DIR', join(PROJECT_ROOT, 'scripts')),
+    relayUrl: url(env, 'RELAY_URL', 'ws://127.0.0.1:7777', ['ws:', 'wss:'])!,
+    embeddedRelay: oneOf(env, 'EMBEDDED_RELAY', ['auto', 'on', 'off'] as const, 'auto'),
+    ipfsApi: url(env, 'IPFS_API', null, ['http:', 'https:']),
+    ipfsGateway: url(env, 'IPFS_GATEWAY', 'http://127.0.0.1:8080', ['http:', 'https:'])!,
+    squidUrls: [squid, ...fallbacks],
+    uplanetName,
+    wallets: {
+      reserve: overrides.reserve ?? derived.reserve,
+      distribution: overrides.distribution ?? derived.distribution,
+      society: overrides.society ?? derived.society,
+    },
+    ipfsNodeId: raw(env, 'IPFSNODEID') ?? null,
+    salesMarker: raw(env, 'SALES_MARKER') ?? 'ZENCOIN',
+    smtpUrl: url(env, 'SMTP_URL', null, ['smtp:', 'smtps:']),
+    mailFrom: email(env, 'MAIL_FROM') ?? 'station@localhost.localdomain',
+    captainEmail: email(env, 'CAPTAINEMAIL'),
+    scraperAt: timeOfDay(env, 'SCRAPER_AT', '20:12'),
+    scraperTimeoutSeconds: integer(env, 'SCRAPER_TIMEOUT', 1800, 1, 86_400),
+    scraperConcurrency: integer(env, 'SCRAPER_CONCURRENCY', 2, 1, 64),
+    authMaxAgeSeconds: integer(env, 'AUTH_MAX_AGE', 86_400, 1, 7 * 86_400),
+    authRequireProof: boolean(env, 'AUTH_REQUIRE_PROOF', false),
+    rateLimit: {
+      max: integer(env, 'RATE_LIMIT_MAX', 100, 1, 1_000_000),
+      windowSeconds: integer(env, 'RATE_LIMIT_WINDOW', 60, 1, 86_400),
+    },
+    trustedIps: addressList(env, 'TRUSTED_IPS', ['127.0.0.1', '::1']),
+    trustedProxies: addressList(env, 'TRUSTED_PROXIES', []),
+    paymentCommand: raw(env, 'PAYMENT_COMMAND') ?? null,
+    paymentDailyCapZen: integer(env, 'PAYMENT_DAILY_CAP', 100, 1, 1_000_000),
+    driveQuotaBytes: integer(env, 'DRIVE_QUOTA_MB', 650, 1, 1_000_000) * 1024 * 1024,
+    logLevel: oneOf(
+      env,
+      'LOG_LEVEL',
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
+      'info',
+    ),
+  };
+}

@@ -1,0 +1,63 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from './errors.js';
+
+export interface ErrorBody {
+  detail: string;
+  code: string;
+}
+
+/** Fastify's own error codes mapped to our stable ones; anything unknown in the 4xx range keeps its status. */
+const FASTIFY_CODES: Record<string, { status: number; code: string }> = {
+  FST_ERR_VALIDATION: { status: 400, code: 'VALIDATION_FAILED' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'EMPTY_BODY' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'MALFORMED_JSON' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'BODY_TOO_LARGE' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'BAD_CONTENT_LENGTH' },
+  FST_REQ_FILE_TOO_LARGE: { status: 413, code: 'FILE_TOO_LARGE' },
+  FST_PARTS_LIMIT: { status: 413, code: 'TOO_MANY_PARTS' },
+  FST_FILES_LIMIT: { status: 413, code: 'TOO_MANY_FILES' },
+  FST_FIELDS_LIMIT: { status: 413, code: 'TOO_MANY_FIELDS' },
+  FST_PROTO_VIOLATION: { status: 400, code: 'MALFORMED_MULTIPART' },
+  FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 400, code: 'NOT_MULTIPART' },
+  FST_ERR_REP_INVALID_PAYLOAD_TYPE: { status: 500, code: 'INTERNAL' },
+};
+
+function toBody(error: FastifyError | AppError | Error): { status: number; body: ErrorBody } {
+  if (error instanceof AppError)
+    return { status: error.statusCode, body: { detail: error.message, code: error.code } };
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) {
+    const context = fastifyError.validationContext ?? 'request';
+    return {
+      status: 400,
+      body: { detail: `Invalid ${context}: ${fastifyError.message}`, code: 'VALIDATION_FAILED' },
+    };
+  }
+  const mapped = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
+  if (mapped) return { status: mapped.status, body: { detail: fastifyError.message, code: mapped.code } };
+  const status = fastifyError.statusCode ?? 500;
+  if (status === 429) return { status, body: { detail: fastifyError.message, code: 'RATE_LIMITED' } };
+  // Busboy and other parsers throw plain errors for malformed bodies: those are the client's fault.
+  if (status >= 400 && status < 500)
+    return { status, body: { detail: fastifyError.message, code: 'BAD_REQUEST' } };
+  if (/multipart|boundary|unexpected end of form/i.test(error.message)) {
+    return { status: 400, body: { detail: 'Malformed multipart body', code: 'MALFORMED_MULTIPART' } };
+  }
+  return { status: 500, body: { detail: 'Internal error', code: 'INTERNAL' } };
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const { status, body } = toBody(error);
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    else request.log.info({ code: body.code, status }, body.detail);
+    if (error instanceof AppError) reply.headers(error.headers);
+    return reply.status(status).type('application/json; charset=utf-8').send(body);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply
+      .status(404)
+      .send({ detail: `No route for ${request.method} ${request.url.split('?')[0]}`, code: 'NOT_FOUND' }),
+  );
+}

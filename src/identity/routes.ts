@@ -1,0 +1,89 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from 'typebox';
+import { parseCoordinate } from '../geo/coordinates.js';
+import { BadRequestError } from '../http/errors.js';
+import { errorResponses } from '../http/schemas.js';
+
+const Registration = Type.Object({
+  email: Type.String({ maxLength: 254 }),
+  lang: Type.Optional(Type.String({ maxLength: 16 })),
+  lat: Type.Optional(Type.Union([Type.String({ maxLength: 32 }), Type.Number()])),
+  lon: Type.Optional(Type.Union([Type.String({ maxLength: 32 }), Type.Number()])),
+  salt: Type.Optional(Type.String({ maxLength: 128 })),
+  pepper: Type.Optional(Type.String({ maxLength: 128 })),
+});
+
+const Registered = Type.Object({
+  email: Type.String(),
+  npub: Type.String(),
+  hex: Type.String(),
+  g1pub: Type.String({ description: 'Ğ1 wallet, SS58 (g1…)' }),
+  g1pub_v1: Type.String({ description: 'Ğ1 wallet, v1 base58 public key' }),
+  nsec: Type.String(),
+  salt: Type.String(),
+  pepper: Type.String(),
+  lat: Type.Union([Type.Number(), Type.Null()]),
+  lon: Type.Union([Type.Number(), Type.Null()]),
+});
+
+const CREDENTIAL = /^[\x21-\x7e]{1,128}$/;
+
+function readCredential(value: string | undefined, name: string): string | null {
+  if (value === undefined || value === '') return null;
+  if (!CREDENTIAL.test(value))
+    throw new BadRequestError('INVALID_CREDENTIAL', `${name} must be 1–128 printable ASCII characters.`);
+  return value;
+}
+
+function readGps(body: Static<typeof Registration>) {
+  const hasLat = body.lat !== undefined && body.lat !== '';
+  const hasLon = body.lon !== undefined && body.lon !== '';
+  if (!hasLat && !hasLon) return null;
+  const lat = parseCoordinate(body.lat, 90);
+  const lon = parseCoordinate(body.lon, 180);
+  if (lat === null || lon === null) {
+    throw new BadRequestError(
+      'INVALID_COORDINATES',
+      'lat must be within ±90 and lon within ±180, as decimal numbers.',
+    );
+  }
+  return { lat, lon };
+}
+
+export async function identityRoutes(app: FastifyInstance): Promise<void> {
+  app.post<{ Body: Static<typeof Registration> }>(
+    '/g1nostr',
+    {
+      schema: {
+        summary: 'Create a NOSTR + Ğ1 identity for an e-mail address',
+        tags: ['identity'],
+        consumes: ['application/x-www-form-urlencoded', 'application/json'],
+        body: Registration,
+        response: { 200: Registered, ...errorResponses(400, 409) },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      const gps = readGps(body);
+      const salt = readCredential(body.salt, 'salt');
+      const pepper = readCredential(body.pepper, 'pepper');
+      if ((salt === null) !== (pepper === null)) {
+        throw new BadRequestError('INVALID_CREDENTIAL', 'Give both salt and pepper, or neither.');
+      }
+      const lang = body.lang && /^[a-z]{2}(-[A-Za-z]{2})?$/.test(body.lang) ? body.lang : null;
+      const created = await app.users.create({ email: body.email, salt, pepper, gps, lang });
+      return {
+        email: created.record.email,
+        npub: created.keys.nostr.npub,
+        hex: created.keys.nostr.hex,
+        g1pub: created.keys.g1.address,
+        g1pub_v1: created.keys.g1.pubV1,
+        nsec: created.keys.nostr.nsec,
+        salt: created.salt,
+        pepper: created.pepper,
+        lat: gps?.lat ?? null,
+        lon: gps?.lon ?? null,
+      };
+    },
+  );
+}

@@ -1,0 +1,52 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { buildApp, type AppDeps } from '../../src/app.js';
+import type { Clock } from '../../src/clock.js';
+import { loadConfig, type Config } from '../../src/config/config.js';
+import { UserStore } from '../../src/identity/user-store.js';
+import { tempDir } from './temp.js';
+
+export interface TestApp {
+  app: Awaited<ReturnType<typeof buildApp>>;
+  config: Config;
+  deps: AppDeps;
+  root: string;
+  close: () => Promise<void>;
+}
+
+/** Builds the app on temp directories; `env` overrides configuration variables, `overrides` services. */
+export async function buildTestApp(
+  options: { env?: Record<string, string>; clock?: Clock; overrides?: Partial<AppDeps> } = {},
+): Promise<TestApp> {
+  const dir = await tempDir();
+  const config = await loadConfig({
+    HOME: dir.path,
+    DATA_ROOT: join(dir.path, 'game'),
+    TMP_DIR: join(dir.path, 'tmp'),
+    ...options.env,
+  });
+  await mkdir(config.tmpDir, { recursive: true });
+  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const users = await UserStore.open(config.dataRoot, { uplanetName: config.uplanetName, logger });
+  const deps: AppDeps = {
+    config,
+    clock: options.clock ?? { now: () => Date.now() },
+    logger,
+    users,
+    ...options.overrides,
+  };
+  const app = await buildApp(deps);
+  await app.ready();
+  return {
+    app,
+    config,
+    deps,
+    root: dir.path,
+    close: async () => {
+      await app.close();
+      users.close();
+      await dir.cleanup();
+    },
+  };
+}
