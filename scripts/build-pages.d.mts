@@ -1,0 +1,1 @@
+export function buildPages(options?: { outdir?: string }): Promise<void>;

@@ -1,0 +1,17 @@
+import type { Logger } from 'pino';
+import type { Config } from '../config/config.js';
+
+export interface CliContext {
+  config: Config;
+  logger: Logger;
+  /** One line of output on stdout (JSON for machine use, text for people). */
+  out: (line: string) => void;
+}
+
+export interface CliCommand {
+  /** Returns the process exit code: 0 ok, 1 failure, 2 usage error. */
+  run(args: string[], context: CliContext): Promise<number>;
+}
+
+/** Thrown for bad command-line usage; exits 2 with the message. */
+export class UsageError extends Error {}

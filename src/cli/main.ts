@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+import { ConfigError, loadConfig } from '../config/config.js';
+import { createLogger } from '../logger.js';
+import type { CliCommand } from './command.js';
+
+/** Sub-commands load lazily so `station users list` does not pay for the scraper or the drive. */
+const COMMANDS: Record<string, () => Promise<{ command: CliCommand }>> = {
+  users: () => import('./users.js'),
+};
+
+function usage(): string {
+  return [
+    'usage: station <command> [options]',
+    '',
+    ...Object.keys(COMMANDS).map((name) => `  ${name}`),
+    '',
+    'Run `station <command> --help` for the options of one command.',
+  ].join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  const load = name ? COMMANDS[name] : undefined;
+  if (!load) {
+    console.error(usage());
+    return name && name !== '--help' ? 2 : 0;
+  }
+  const config = await loadConfig();
+  const logger = createLogger(process.env.LOG_LEVEL ?? 'warn');
+  const { command } = await load();
+  return command.run(rest, { config, logger, out: (line) => process.stdout.write(`${line}\n`) });
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof ConfigError) console.error(`configuration error: ${error.message}`);
+    else console.error(error instanceof Error ? error.message : String(error));
+    process.exit(error instanceof ConfigError ? 78 : 1);
+  },
+);
