@@ -1,0 +1,32 @@
+import type { UserRecord } from '../identity/user-files.js';
+
+/** How the caller proved who they are (CONTRACT §5). */
+export type AuthMethod = 'nip98' | 'challenge' | 'relay';
+
+export interface AuthContext {
+  /** Hex public key of the authenticated caller. */
+  pubkey: string;
+  method: AuthMethod;
+  /** True for per-request proof of possession (NIP-98 or a signed challenge), false for relay-observed. */
+  proof: boolean;
+}
+
+export interface AuthOptions {
+  /** The `npub` (or hex) the request names, if any: it must be the authenticated key (else 403). */
+  npub?: string | null;
+  /** Refuse relay-observed authentication for this operation (e.g. reading back a cookie file). */
+  requireProof?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * Authenticates the request (CONTRACT §5): header proof first, else relay-observed kind 22242 for `npub`.
+     * Throws 401/403 AppErrors. Memoised per request. For multipart routes, call it after the body has been
+     * consumed: a NIP-98 `payload` tag is checked against the SHA-256 of the raw body.
+     */
+    authenticate(options?: AuthOptions): Promise<AuthContext>;
+    /** authenticate() and then require a registered user whose HEX is the caller (owner only), else 403. */
+    requireOwner(options?: AuthOptions): Promise<{ auth: AuthContext; user: UserRecord }>;
+  }
+}

@@ -1,0 +1,51 @@
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
+import { finalizeEvent, generateSecretKey, getPublicKey, nip19, type EventTemplate } from 'nostr-tools';
+
+export interface TestKey {
+  sk: Uint8Array;
+  hex: string;
+  npub: string;
+}
+
+export function newKey(): TestKey {
+  const sk = generateSecretKey();
+  const hex = getPublicKey(sk);
+  return { sk, hex, npub: nip19.npubEncode(hex) };
+}
+
+export function keyFromSecret(sk: Uint8Array): TestKey {
+  const hex = getPublicKey(sk);
+  return { sk, hex, npub: nip19.npubEncode(hex) };
+}
+
+export function signEvent(key: TestKey, template: Partial<EventTemplate> & { kind: number }) {
+  return finalizeEvent(
+    { created_at: Math.floor(Date.now() / 1000), tags: [], content: '', ...template },
+    key.sk,
+  );
+}
+
+export function authorizationHeader(event: object): string {
+  return `Nostr ${Buffer.from(JSON.stringify(event)).toString('base64')}`;
+}
+
+/** A NIP-98 `Authorization` header for one request; `body` adds the payload tag. */
+export function nip98Header(
+  key: TestKey,
+  url: string,
+  method: string,
+  options: { body?: string | Uint8Array; createdAt?: number } = {},
+): string {
+  const tags = [
+    ['u', url],
+    ['method', method.toUpperCase()],
+  ];
+  if (options.body !== undefined) {
+    const bytes = typeof options.body === 'string' ? new TextEncoder().encode(options.body) : options.body;
+    tags.push(['payload', bytesToHex(sha256(bytes))]);
+  }
+  return authorizationHeader(
+    signEvent(key, { kind: 27235, tags, created_at: options.createdAt ?? Math.floor(Date.now() / 1000) }),
+  );
+}
