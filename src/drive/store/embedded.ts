@@ -1,0 +1,165 @@
+import { access, constants, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import * as dagPb from '@ipld/dag-pb';
+import { FsBlockstore } from 'blockstore-fs';
+import { exporter, type UnixFSEntry } from 'ipfs-unixfs-exporter';
+import { importFile } from 'ipfs-unixfs-importer';
+import { CID } from 'multiformats/cid';
+import { sha256 } from 'multiformats/hashes/sha2';
+import { AppError } from '../../http/errors.js';
+import { parseIpfsPath } from './ipfs-path.js';
+import { PinSet } from './pin-set.js';
+import {
+  ContentNotFoundError,
+  InvalidContentPathError,
+  NotADirectoryError,
+  NotAFileError,
+  storeError,
+  type AddOptions,
+  type AddResult,
+  type CatOptions,
+  type ContentStore,
+  type DirEntry,
+  type SignalOptions,
+  type StatResult,
+  type StoreHealth,
+} from './types.js';
+
+/** Kubo's `ipfs add` defaults: CIDv0, 256 KiB fixed chunks, balanced DAG of 174 links, dag-pb leaves. */
+const KUBO_DEFAULTS = { profile: 'unixfs-v0-2015', reduceSingleLeafToSelf: true } as const;
+
+/** Errors of the UnixFS exporter and the blockstore, by name, mapped to the store's typed errors. */
+function translate(error: unknown, path: string): Error {
+  if (error instanceof AppError) return error;
+  const name = (error as Error | undefined)?.name;
+  if (name === 'NotFoundError') return new ContentNotFoundError(path);
+  if (name === 'BadPathError') return new InvalidContentPathError(`"${path}" is not a valid IPFS path.`);
+  if (name === 'NoResolverError' || name === 'NotUnixFSError')
+    return new InvalidContentPathError(`/ipfs/${path} is not UnixFS content.`);
+  if (name === 'AbortError') return error as Error;
+  return storeError('failed', `The embedded content store failed: ${(error as Error).message}`);
+}
+
+function isFileLike(entry: UnixFSEntry): boolean {
+  return entry.type === 'file' || entry.type === 'raw' || entry.type === 'identity';
+}
+
+/**
+ * The in-process store used when `IPFS_API` is unset: UnixFS blocks in a flatfs-like directory (blockstore-fs)
+ * and pins as files. It never starts a libp2p node: content is only what was added here.
+ */
+export class EmbeddedStore implements ContentStore {
+  readonly kind = 'embedded' as const;
+
+  private constructor(
+    private readonly blocks: FsBlockstore,
+    private readonly pinSet: PinSet,
+    private readonly root: string,
+  ) {}
+
+  /** `root` is the store's own directory, e.g. `DATA_ROOT/ipfs`. */
+  static async open(root: string): Promise<EmbeddedStore> {
+    await mkdir(root, { recursive: true });
+    const blocks = new FsBlockstore(join(root, 'blocks'));
+    await blocks.open();
+    return new EmbeddedStore(blocks, await PinSet.open(join(root, 'pins')), root);
+  }
+
+  async add(content: AsyncIterable<Uint8Array>, options: AddOptions = {}): Promise<AddResult> {
+    const result = await importFile({ content }, this.blocks, KUBO_DEFAULTS).catch((error: unknown) => {
+      throw translate(error, 'new file');
+    });
+    const cid = result.cid.toString();
+    if (options.pin !== false) await this.pinSet.add(cid);
+    return { cid, size: Number(result.unixfs?.fileSize() ?? 0n), dagSize: Number(result.size) };
+  }
+
+  async *cat(path: string, options: CatOptions = {}): AsyncIterable<Uint8Array> {
+    const entry = await this.resolve(path, options);
+    if (!isFileLike(entry) || !('content' in entry)) throw new NotAFileError(path);
+    try {
+      yield* entry.content({ offset: options.offset, length: options.length, signal: options.signal });
+    } catch (error) {
+      throw translate(error, path);
+    }
+  }
+
+  async stat(path: string, options: SignalOptions = {}): Promise<StatResult> {
+    const entry = await this.resolve(path, options);
+    const cid = entry.cid.toString();
+    if (entry.type === 'raw' || entry.type === 'identity') {
+      return { cid, type: 'file', size: entry.node.length, dagSize: entry.node.length };
+    }
+    if (entry.type !== 'file' && entry.type !== 'directory') throw new NotAFileError(path);
+    const dagSize = entry.node.Links.reduce(
+      (sum, link) => sum + (link.Tsize ?? 0),
+      dagPb.encode(entry.node).length,
+    );
+    const size = entry.type === 'file' ? Number(entry.unixfs.fileSize()) : 0;
+    return { cid, type: entry.type, size, dagSize };
+  }
+
+  async ls(path: string, options: SignalOptions = {}): Promise<DirEntry[]> {
+    const entry = await this.resolve(path, options);
+    if (entry.type !== 'directory') throw new NotADirectoryError(path);
+    const result: DirEntry[] = [];
+    try {
+      for await (const child of entry.entries({ signal: options.signal })) {
+        const childEntry = await exporter(child.cid, this.blocks, { signal: options.signal });
+        const type = childEntry.type === 'directory' ? 'directory' : 'file';
+        const size = type === 'file' ? Number(childEntry.size) : 0;
+        result.push({ name: child.name, cid: child.cid.toString(), type, size });
+      }
+    } catch (error) {
+      throw translate(error, path);
+    }
+    return result;
+  }
+
+  async putBlock(bytes: Uint8Array): Promise<string> {
+    try {
+      dagPb.decode(bytes);
+    } catch {
+      throw new InvalidContentPathError('The block is not a dag-pb node.');
+    }
+    const cid = CID.createV0(await sha256.digest(bytes));
+    await this.blocks.put(cid, bytes);
+    return cid.toString();
+  }
+
+  async pin(cid: string): Promise<void> {
+    const parsed = parseIpfsPath(cid).cid;
+    if (!(await this.blocks.has(parsed))) throw new ContentNotFoundError(cid);
+    await this.pinSet.add(parsed.toString());
+  }
+
+  async unpin(cid: string): Promise<void> {
+    await this.pinSet.remove(parseIpfsPath(cid).cid.toString());
+  }
+
+  pins(): Promise<string[]> {
+    return this.pinSet.list();
+  }
+
+  async health(): Promise<StoreHealth> {
+    try {
+      await access(this.root, constants.R_OK | constants.W_OK);
+      return { ok: true, detail: 'embedded' };
+    } catch {
+      return { ok: false, detail: 'embedded store directory is not writable' };
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.blocks.close();
+  }
+
+  private async resolve(path: string, options: SignalOptions): Promise<UnixFSEntry> {
+    const parsed = parseIpfsPath(path);
+    try {
+      return await exporter(parsed.path, this.blocks, { signal: options.signal });
+    } catch (error) {
+      throw translate(error, parsed.path);
+    }
+  }
+}

@@ -1,0 +1,106 @@
+import { BadRequestError, DependencyError, NotFoundError } from '../../http/errors.js';
+
+/**
+ * The content-addressed store the drive depends on. Two implementations: Kubo over its RPC API, and an
+ * embedded one (blocks on disk) producing the same CIDs as Kubo's `ipfs add` defaults.
+ *
+ * `path` arguments are IPFS paths without the `/ipfs/` prefix: `<cid>` or `<cid>/<name>[/<name>…]`.
+ */
+export interface ContentStore {
+  readonly kind: 'embedded' | 'kubo';
+  /** Imports a byte stream as a UnixFS file (CIDv0, 256 KiB chunks, balanced, no raw leaves). */
+  add(content: AsyncIterable<Uint8Array>, options?: AddOptions): Promise<AddResult>;
+  /** Streams the bytes of a file, optionally a slice of it. */
+  cat(path: string, options?: CatOptions): AsyncIterable<Uint8Array>;
+  stat(path: string, options?: SignalOptions): Promise<StatResult>;
+  /** The entries of a directory, in link order. */
+  ls(path: string, options?: SignalOptions): Promise<DirEntry[]>;
+  /** Stores one encoded dag-pb node (a directory built by the drive) and returns its CIDv0. */
+  putBlock(bytes: Uint8Array): Promise<string>;
+  /** Recursive pin; idempotent. */
+  pin(cid: string): Promise<void>;
+  /** Removes a recursive pin; unpinning something not pinned is not an error. */
+  unpin(cid: string): Promise<void>;
+  /** The recursively pinned CIDs. */
+  pins(): Promise<string[]>;
+  health(): Promise<StoreHealth>;
+  close(): Promise<void>;
+}
+
+export interface SignalOptions {
+  signal?: AbortSignal;
+}
+
+export interface AddOptions extends SignalOptions {
+  /** Pin the new file (Kubo's default too). Default true. */
+  pin?: boolean;
+}
+
+export interface CatOptions extends SignalOptions {
+  offset?: number;
+  length?: number;
+}
+
+export interface AddResult {
+  cid: string;
+  /** File size in bytes. */
+  size: number;
+  /** Cumulative size of the file's DAG: what a parent directory records as the link's Tsize. */
+  dagSize: number;
+}
+
+export type EntryType = 'file' | 'directory';
+
+export interface StatResult {
+  cid: string;
+  type: EntryType;
+  /** File size in bytes (0 for directories). */
+  size: number;
+  dagSize: number;
+}
+
+export interface DirEntry {
+  name: string;
+  cid: string;
+  type: EntryType;
+  /** File size in bytes (0 for directories). */
+  size: number;
+}
+
+export interface StoreHealth {
+  ok: boolean;
+  /** `embedded` or `kubo <version>`, or why the store is unusable. */
+  detail: string;
+}
+
+/** Nothing at that CID or path (404). */
+export class ContentNotFoundError extends NotFoundError {
+  constructor(path: string) {
+    super('CONTENT_NOT_FOUND', `Nothing found at /ipfs/${path}.`);
+  }
+}
+
+/** Not a CID or not a usable IPFS path (400). */
+export class InvalidContentPathError extends BadRequestError {
+  constructor(detail: string) {
+    super('INVALID_IPFS_PATH', detail);
+  }
+}
+
+/** A file was expected, a directory (or another node type) was found (400). */
+export class NotAFileError extends BadRequestError {
+  constructor(path: string) {
+    super('NOT_A_FILE', `/ipfs/${path} is a directory, not a file.`);
+  }
+}
+
+export class NotADirectoryError extends BadRequestError {
+  constructor(path: string) {
+    super('NOT_A_DIRECTORY', `/ipfs/${path} is not a directory.`);
+  }
+}
+
+/** The store is down (503), failed (502) or timed out (504); codes CONTENT_STORE_DOWN/FAILED/TIMEOUT. */
+export function storeError(kind: 'down' | 'failed' | 'timeout', detail: string): DependencyError {
+  return new DependencyError('content store', kind, detail);
+}

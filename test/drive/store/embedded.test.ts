@@ -1,0 +1,103 @@
+import { createReadStream } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeDirectory } from '../../../src/drive/store/dag.js';
+import { EmbeddedStore } from '../../../src/drive/store/embedded.js';
+import { tempDir } from '../../helpers/temp.js';
+import { collect, ipfsCidOf, once_, pseudoRandom, writeStream } from '../helpers.js';
+
+const KIB = 1024;
+
+describe('embedded content store', () => {
+  let dir: Awaited<ReturnType<typeof tempDir>>;
+  let store: EmbeddedStore;
+
+  beforeAll(async () => {
+    dir = await tempDir('drive-store-');
+    store = await EmbeddedStore.open(join(dir.path, 'ipfs'));
+  });
+  afterAll(async () => {
+    await store.close();
+    await dir.cleanup();
+  });
+
+  async function addFileAndCrossCheck(name: string, content: () => AsyncIterable<Uint8Array>) {
+    const file = join(dir.path, name);
+    await writeStream(file, content());
+    const added = await store.add(createReadStream(file));
+    expect(added.cid).toBe(await ipfsCidOf(file));
+    return added;
+  }
+
+  it('produces Kubo’s CIDv0 for the empty file and `hello world\\n`', async () => {
+    const empty = await addFileAndCrossCheck('empty', () => once_(new Uint8Array()));
+    expect(empty).toEqual({ cid: 'QmbFMke1KXqnYyBBWxB74N4c5SBnJMVAiMNRcGu6x1AwQH', size: 0, dagSize: 6 });
+    const hello = await addFileAndCrossCheck('hello', () => once_(Buffer.from('hello world\n')));
+    expect(hello).toEqual({ cid: 'QmT78zSuBmuS4z925WZfrqQ1qHaJ56DQaTfyMUF7F8ff5o', size: 12, dagSize: 20 });
+  });
+
+  it('matches Kubo at exactly one chunk (256 KiB) and one byte more', async () => {
+    const zeros = await addFileAndCrossCheck('zeros', () => once_(new Uint8Array(256 * KIB)));
+    expect(zeros.cid).toBe('QmRk1rduJvo5DfEYAaLobS2za9tDszk35hzaNSDCJ74DA7');
+    const more = await addFileAndCrossCheck('more', () => pseudoRandom(256 * KIB + 1, 'more'));
+    expect(more.size).toBe(256 * KIB + 1);
+  });
+
+  it('matches Kubo for multi-chunk files, including a second level of the balanced tree', async () => {
+    // 174 links of 256 KiB fill one node (~43.5 MiB): 46 MiB forces the balanced layout's second level.
+    const big = await addFileAndCrossCheck('big', () => pseudoRandom(46 * KIB * KIB, 'big'));
+    expect(big.size).toBe(46 * KIB * KIB);
+    await addFileAndCrossCheck('medium', () => pseudoRandom(3 * KIB * KIB + 17, 'medium'));
+    // Unaligned reads from the middle of the tree come back byte for byte.
+    const slice = await collect(store.cat(big.cid, { offset: 45 * KIB * KIB - 5, length: 300_000 }));
+    const expected = (await collect(pseudoRandom(45 * KIB * KIB + 300_000, 'big'))).subarray(
+      45 * KIB * KIB - 5,
+    );
+    expect(slice.equals(expected.subarray(0, 300_000))).toBe(true);
+    expect(await store.stat(big.cid)).toEqual({ type: 'file', ...big });
+  });
+
+  it('builds directories exactly as `ipfs add -r` and resolves names under them', async () => {
+    const empty = await encodeDirectory([]);
+    expect(empty.cid).toBe('QmUNLLsPACCz1vLxQVkXqqLX5R1X345qqfHbsf67hvA3Nn');
+    const hello = await store.add(once_(Buffer.from('hello world\n')));
+    const dirNode = await encodeDirectory([
+      { name: 'été.txt', cid: hello.cid, dagSize: hello.dagSize },
+      { name: 'empty', cid: empty.cid, dagSize: empty.dagSize },
+    ]);
+    expect(await store.putBlock(empty.bytes)).toBe(empty.cid);
+    expect(await store.putBlock(dirNode.bytes)).toBe(dirNode.cid);
+    expect(await store.ls(dirNode.cid)).toEqual([
+      { name: 'empty', cid: empty.cid, type: 'directory', size: 0 },
+      { name: 'été.txt', cid: hello.cid, type: 'file', size: 12 },
+    ]);
+    expect((await collect(store.cat(`${dirNode.cid}/été.txt`))).toString()).toBe('hello world\n');
+    expect(await store.stat(dirNode.cid)).toMatchObject({ type: 'directory', dagSize: dirNode.dagSize });
+  });
+
+  it('reports missing content, bad paths and directories with typed errors', async () => {
+    const missing = 'QmNLei78zWmzUdbeRB3CiUfAizWUrbeeZh5K1rhAQKCh51';
+    await expect(store.stat(missing)).rejects.toMatchObject({ statusCode: 404, code: 'CONTENT_NOT_FOUND' });
+    await expect(store.stat('not-a-cid')).rejects.toMatchObject({ code: 'INVALID_IPFS_PATH' });
+    const dirNode = await encodeDirectory([]);
+    await store.putBlock(dirNode.bytes);
+    await expect(collect(store.cat(dirNode.cid))).rejects.toMatchObject({ code: 'NOT_A_FILE' });
+    await expect(store.stat(`${dirNode.cid}/nothing`)).rejects.toMatchObject({ code: 'CONTENT_NOT_FOUND' });
+    await expect(store.putBlock(Buffer.from('not dag-pb'))).rejects.toMatchObject({ statusCode: 400 });
+  });
+
+  it('records pins durably across re-opening, and unpins', async () => {
+    const added = await store.add(once_(Buffer.from('pinned')));
+    const unpinned = await store.add(once_(Buffer.from('not pinned')), { pin: false });
+    expect(await store.pins()).toContain(added.cid);
+    expect(await store.pins()).not.toContain(unpinned.cid);
+    const reopened = await EmbeddedStore.open(join(dir.path, 'ipfs'));
+    expect(await reopened.pins()).toContain(added.cid);
+    await reopened.unpin(added.cid);
+    expect(await store.pins()).not.toContain(added.cid);
+    await expect(store.pin('QmNLei78zWmzUdbeRB3CiUfAizWUrbeeZh5K1rhAQKCh51')).rejects.toMatchObject({
+      code: 'CONTENT_NOT_FOUND',
+    });
+    expect(await store.health()).toEqual({ ok: true, detail: 'embedded' });
+  });
+});
