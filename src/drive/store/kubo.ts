@@ -1,0 +1,184 @@
+import { create, type KuboRPCClient } from 'kubo-rpc-client';
+import { isDagPb } from './dag.js';
+import { parseIpfsPath, toCidV0 } from './ipfs-path.js';
+import { isNotPinned, translateKuboError } from './kubo-errors.js';
+import {
+  InvalidContentPathError,
+  NotADirectoryError,
+  type AddOptions,
+  type AddResult,
+  type CatOptions,
+  type ContentStore,
+  type DirEntry,
+  type SignalOptions,
+  type StatResult,
+  type StoreHealth,
+} from './types.js';
+
+/** Sent explicitly so a node whose `Import.*` config differs still produces the embedded store's CIDs. */
+const ADD_OPTIONS = { cidVersion: 0, rawLeaves: false, chunker: 'size-262144', trickle: false } as const;
+
+export interface KuboStoreOptions {
+  /** Deadline of the short calls (stat, ls, pins, block put, health); streams are bounded by their caller. */
+  timeoutMs?: number;
+}
+
+interface Deadline {
+  signal: AbortSignal;
+  timedOut: () => boolean;
+}
+
+function deadline(ms: number, signal?: AbortSignal): Deadline {
+  const timer = AbortSignal.timeout(ms);
+  return {
+    signal: signal ? AbortSignal.any([signal, timer]) : timer,
+    timedOut: () => timer.aborted && !signal?.aborted,
+  };
+}
+
+/** The production store: a Kubo daemon through its RPC API (`IPFS_API`, usually port 5001). */
+export class KuboStore implements ContentStore {
+  readonly kind = 'kubo' as const;
+  private readonly client: KuboRPCClient;
+  private readonly timeoutMs: number;
+
+  constructor(
+    private readonly api: string,
+    options: KuboStoreOptions = {},
+  ) {
+    this.client = create({ url: api });
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+  }
+
+  async add(content: AsyncIterable<Uint8Array>, options: AddOptions = {}): Promise<AddResult> {
+    let size = 0;
+    const counted = (async function* () {
+      for await (const chunk of content) {
+        size += chunk.byteLength;
+        yield chunk;
+      }
+    })();
+    try {
+      const result = await this.client.add(counted, {
+        ...ADD_OPTIONS,
+        pin: options.pin !== false,
+        signal: options.signal,
+      });
+      // Kubo's `Size` is the cumulative DAG size; the byte count is ours.
+      return { cid: toCidV0(result.cid), size, dagSize: result.size };
+    } catch (error) {
+      throw translateKuboError(error, 'new file', this.api, false);
+    }
+  }
+
+  async *cat(path: string, options: CatOptions = {}): AsyncIterable<Uint8Array> {
+    const ipfsPath = `/ipfs/${parseIpfsPath(path).path}`;
+    try {
+      yield* this.client.cat(ipfsPath, {
+        offset: options.offset,
+        length: options.length,
+        signal: options.signal,
+      });
+    } catch (error) {
+      throw translateKuboError(error, path, this.api, false);
+    }
+  }
+
+  async stat(path: string, options: SignalOptions = {}): Promise<StatResult> {
+    const parsed = parseIpfsPath(path);
+    return this.call(parsed.path, options.signal, async (signal) => {
+      const stat = await this.client.files.stat(`/ipfs/${parsed.path}`, { signal });
+      const type = stat.type === 'directory' ? 'directory' : 'file';
+      return {
+        cid: toCidV0(stat.cid),
+        type,
+        size: type === 'file' ? Number(stat.size) : 0,
+        dagSize: Number(stat.cumulativeSize),
+      };
+    });
+  }
+
+  async ls(path: string, options: SignalOptions = {}): Promise<DirEntry[]> {
+    // Kubo lists a file's chunks and an empty directory as itself: only a directory's named links count.
+    const stat = await this.stat(path, options);
+    if (stat.type !== 'directory') throw new NotADirectoryError(path);
+    const parsed = parseIpfsPath(path);
+    return this.call(parsed.path, options.signal, async (signal) => {
+      const entries: DirEntry[] = [];
+      for await (const entry of this.client.ls(`/ipfs/${parsed.path}`, { signal })) {
+        if (!entry.name) continue;
+        const type = entry.type === 'dir' ? 'directory' : 'file';
+        entries.push({
+          name: entry.name,
+          cid: toCidV0(entry.cid),
+          type,
+          size: type === 'file' ? entry.size : 0,
+        });
+      }
+      return entries;
+    });
+  }
+
+  async putBlock(bytes: Uint8Array): Promise<string> {
+    if (!isDagPb(bytes)) throw new InvalidContentPathError('The block is not a dag-pb node.');
+    return this.call('new block', undefined, async (signal) => {
+      const options = { cidCodec: 'dag-pb', mhtype: 'sha2-256', signal };
+      return toCidV0(
+        await this.client.block.put(bytes, options as Parameters<KuboRPCClient['block']['put']>[1]),
+      );
+    });
+  }
+
+  async pin(cid: string): Promise<void> {
+    const parsed = parseIpfsPath(cid);
+    await this.call(parsed.path, undefined, (signal) =>
+      this.client.pin.add(parsed.cid, { recursive: true, signal }),
+    );
+  }
+
+  async unpin(cid: string): Promise<void> {
+    const parsed = parseIpfsPath(cid);
+    try {
+      await this.call(parsed.path, undefined, (signal) =>
+        this.client.pin.rm(parsed.cid, { recursive: true, signal }),
+      );
+    } catch (error) {
+      if (!isNotPinned(error)) throw error;
+    }
+  }
+
+  async pins(): Promise<string[]> {
+    return this.call('pins', undefined, async (signal) => {
+      const cids: string[] = [];
+      for await (const pin of this.client.pin.ls({ type: 'recursive', signal })) cids.push(toCidV0(pin.cid));
+      return cids.sort();
+    });
+  }
+
+  async health(): Promise<StoreHealth> {
+    try {
+      const version = await this.call('version', undefined, (signal) => this.client.version({ signal }));
+      return { ok: true, detail: `kubo ${version.version}` };
+    } catch (error) {
+      return { ok: false, detail: (error as Error).message };
+    }
+  }
+
+  async close(): Promise<void> {}
+
+  private async call<T>(
+    path: string,
+    signal: AbortSignal | undefined,
+    run: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    const limit = deadline(this.timeoutMs, signal);
+    try {
+      return await run(limit.signal);
+    } catch (error) {
+      const translated = translateKuboError(error, path, this.api, limit.timedOut());
+      // `pin rm` of something not pinned is reported by message; keep it recognisable for unpin().
+      if (isNotPinned(error)) throw error;
+      throw translated;
+    }
+  }
+}
