@@ -65,7 +65,7 @@ def load_cookies(path: Path) -> CookieJar:
     """Netscape export as cookie intake accepts it: optional header, BOM, CRLF, `#HttpOnly_` lines."""
     jar = CookieJar()
     text = path.read_text(encoding="utf-8-sig", errors="replace")
-    for raw in text.splitlines():
+    for raw in text.split("\n"):
         line = raw.strip("\r")
         http_only = line.startswith("#HttpOnly_")
         if http_only:
@@ -75,28 +75,16 @@ def load_cookies(path: Path) -> CookieJar:
         fields = line.split("\t")
         if len(fields) != 7:
             continue
-        domain, _flag, cookie_path, secure, expires, name, value = fields
+        domain, flag, cookie_path, secure, expires, name, value = fields
         expiry = int(expires) if expires.strip().isdigit() and int(expires) > 0 else None
-        jar.set_cookie(
-            Cookie(
-                version=0,
-                name=name,
-                value=value,
-                port=None,
-                port_specified=False,
-                domain=domain.lower(),
-                domain_specified=domain.startswith("."),
-                domain_initial_dot=domain.startswith("."),
-                path=cookie_path or "/",
-                path_specified=True,
-                secure=secure.upper() == "TRUE",
-                expires=expiry,
-                discard=expiry is None,
-                comment=None,
-                comment_url=None,
-                rest={"HttpOnly": ""} if http_only else {},
-            )
+        cookie = Cookie(
+            version=0, name=name, value=value, port=None, port_specified=False,
+            domain=domain.lower(), domain_specified=flag.upper() == "TRUE",
+            domain_initial_dot=domain.startswith("."), path=cookie_path or "/", path_specified=True,
+            secure=secure.upper() == "TRUE", expires=expiry, discard=expiry is None,
+            comment=None, comment_url=None, rest={"HttpOnly": ""} if http_only else {},
         )
+        jar.set_cookie(cookie)
     jar.clear_expired_cookies()
     return jar
 
