@@ -1,0 +1,153 @@
+import { setMaxListeners } from 'node:events';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Logger } from 'pino';
+import { AppError, NotFoundError } from '../../http/errors.js';
+import { contentTypeForName, sniffContentType } from './content-type.js';
+import { directoryListing } from './gateway-listing.js';
+import { parseRange } from './http-range.js';
+import { parseIpfsPath } from './ipfs-path.js';
+import type { ContentStore, StatResult } from './types.js';
+
+export type GatewayStore = Pick<ContentStore, 'stat' | 'cat' | 'ls'>;
+
+export interface GatewayOptions {
+  host: string;
+  port: number;
+  logger?: Logger;
+}
+
+export interface Gateway {
+  /** Base URL actually listened on (port resolved when 0 was asked). */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Content under a CID never changes. */
+const IMMUTABLE = 'public, max-age=29030400, immutable';
+
+function sendError(res: ServerResponse, error: unknown, logger?: Logger): void {
+  const appError = error instanceof AppError ? error : null;
+  const status = appError?.statusCode ?? 500;
+  if (status >= 500) logger?.error({ err: error }, 'gateway request failed');
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body = { detail: appError?.message ?? 'Internal error', code: appError?.code ?? 'INTERNAL' };
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(body));
+}
+
+async function firstBytes(store: GatewayStore, path: string, signal: AbortSignal): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of store.cat(path, { length: 512, signal })) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+function disposition(name: string, download: boolean): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `${download ? 'attachment' : 'inline'}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+async function serveFile(
+  req: IncomingMessage,
+  res: ServerResponse,
+  store: GatewayStore,
+  target: { path: string; name: string | null; stat: StatResult; url: URL; signal: AbortSignal },
+): Promise<void> {
+  const { path, stat, url, signal } = target;
+  const filename = url.searchParams.get('filename') ?? target.name;
+  const type =
+    (filename ? contentTypeForName(filename) : null) ??
+    (stat.size > 0 ? sniffContentType(await firstBytes(store, path, signal)) : 'application/octet-stream');
+  res.setHeader('content-type', type);
+  res.setHeader('accept-ranges', 'bytes');
+  const download = url.searchParams.get('download') === 'true';
+  if (url.searchParams.has('filename') || download)
+    res.setHeader('content-disposition', disposition(filename ?? stat.cid, download));
+
+  const range = parseRange(req.headers.range, stat.size);
+  if (range === 'unsatisfiable') {
+    res.writeHead(416, { 'content-range': `bytes */${stat.size}`, 'content-type': 'text/plain' });
+    res.end();
+    return;
+  }
+  const start = range?.start ?? 0;
+  const length = range ? range.end - range.start + 1 : stat.size;
+  if (range) res.setHeader('content-range', `bytes ${range.start}-${range.end}/${stat.size}`);
+  res.writeHead(range ? 206 : 200, { 'content-length': String(length) });
+  if (req.method === 'HEAD' || length === 0) {
+    res.end();
+    return;
+  }
+  await pipeline(Readable.from(store.cat(path, { offset: start, length, signal })), res);
+}
+
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  store: GatewayStore,
+  signal: AbortSignal,
+): Promise<void> {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'application/json; charset=utf-8' });
+    res.end(JSON.stringify({ detail: 'The gateway is read-only.', code: 'METHOD_NOT_ALLOWED' }));
+    return;
+  }
+  const url = new URL(req.url ?? '/', 'http://gateway');
+  if (!url.pathname.startsWith('/ipfs/'))
+    throw new NotFoundError('NOT_FOUND', 'Only /ipfs/<cid>[/<path>] is served here.');
+  const parsed = parseIpfsPath(url.pathname);
+  const stat = await store.stat(parsed.path, { signal });
+  const etag = `"${stat.cid}"`;
+  res.setHeader('etag', etag);
+  res.setHeader('cache-control', IMMUTABLE);
+  // Header values must be ASCII: names are percent-encoded as in a URL.
+  res.setHeader('x-ipfs-path', `/ipfs/${parsed.path.split('/').map(encodeURIComponent).join('/')}`);
+  res.setHeader('x-content-type-options', 'nosniff');
+  res.setHeader('access-control-allow-origin', '*');
+  if (req.headers['if-none-match'] === etag) {
+    res.writeHead(304).end();
+    return;
+  }
+  if (stat.type === 'directory') {
+    const html = directoryListing(parsed.path, await store.ls(parsed.path, { signal }));
+    res.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      'content-length': Buffer.byteLength(html),
+    });
+    res.end(req.method === 'HEAD' ? undefined : html);
+    return;
+  }
+  const name = parsed.segments.at(-1) ?? null;
+  await serveFile(req, res, store, { path: parsed.path, name, stat, url, signal });
+}
+
+/** A read-only HTTP gateway (`/ipfs/<cid>[/<path>]`) over a content store, separate from the API server. */
+export async function startGateway(store: GatewayStore, options: GatewayOptions): Promise<Gateway> {
+  const server = createServer((req, res) => {
+    const controller = new AbortController();
+    // The UnixFS exporter listens on the signal once per block read in flight.
+    setMaxListeners(0, controller.signal);
+    res.on('close', () => controller.abort());
+    handle(req, res, store, controller.signal).catch((error: unknown) => {
+      if (!controller.signal.aborted) sendError(res, error, options.logger);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
+    close: async () => {
+      server.closeIdleConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
