@@ -9,6 +9,10 @@ import { registerErrorHandling } from './http/error-handler.js';
 import { healthRoutes } from './http/health.js';
 import type { UserStore } from './identity/user-store.js';
 import { identityRoutes } from './identity/routes.js';
+import { createLedger } from './economy/cached-ledger.js';
+import type { Ledger } from './economy/ledger.js';
+import { economyRoutes } from './economy/routes.js';
+import { viewAssetRoutes } from './http/views.js';
 
 /** Everything the HTTP surface needs, built by `main.ts` (or by a test with temp dirs and loopback servers). */
 export interface AppDeps {
@@ -16,6 +20,8 @@ export interface AppDeps {
   clock: Clock;
   logger: Logger;
   users: UserStore;
+  /** Ğ1 ledger; built from SQUID_URL / SQUID_FALLBACKS when absent. */
+  ledger?: Ledger;
 }
 
 declare module 'fastify' {
@@ -23,6 +29,7 @@ declare module 'fastify' {
     config: Config;
     clock: Clock;
     users: UserStore;
+    ledger: Ledger;
   }
 }
 
@@ -42,6 +49,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('config', deps.config);
   app.decorate('clock', deps.clock);
   app.decorate('users', deps.users);
+  app.decorate('ledger', deps.ledger ?? createLedger(deps.config, deps.clock, deps.logger));
 
   registerErrorHandling(app);
   await app.register(formbody, { bodyLimit: 64 * 1024 });
@@ -49,5 +57,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(healthRoutes);
   await app.register(identityRoutes);
+  await app.register(viewAssetRoutes);
+  await app.register(economyRoutes);
   return app;
 }

@@ -1,0 +1,48 @@
+import { BadRequestError, NotFoundError } from '../http/errors.js';
+import type { UserLookup } from '../identity/user-store.js';
+import { toG1Address } from '../identity/ss58.js';
+import { balanceZen, centsToG1, formatG1 } from './amounts.js';
+import type { Ledger } from './ledger.js';
+
+export interface BalanceReport {
+  g1pub: string;
+  address: string;
+  balance: string;
+  balance_g1: number;
+  zen: number;
+}
+
+/**
+ * `g1pub` may be a v1 base58 key, an SS58 address, or the e-mail of a local user (whose `G1PUBNOSTR` is
+ * used). Returns the key as given (or the user's wallet) and the SS58 address the indexer knows.
+ */
+export async function resolveWallet(
+  input: string,
+  users: Pick<UserLookup, 'findByEmail'>,
+): Promise<{ g1pub: string; address: string }> {
+  const key = input.trim();
+  if (key.includes('@')) {
+    const user = await users.findByEmail(key);
+    if (!user) throw new NotFoundError('UNKNOWN_USER', 'No local user has this e-mail address.');
+    const address = user.g1pub ? toG1Address(user.g1pub) : null;
+    if (!address) throw new NotFoundError('NO_WALLET', 'This user has no Ğ1 wallet (G1PUBNOSTR).');
+    return { g1pub: user.g1pub!, address };
+  }
+  const address = toG1Address(key);
+  if (!address) {
+    throw new BadRequestError(
+      'INVALID_G1PUB',
+      'g1pub must be a Ğ1 public key (v1 base58 or g1… SS58 address) or the e-mail of a local user.',
+    );
+  }
+  return { g1pub: key, address };
+}
+
+export async function balanceReport(
+  input: string,
+  deps: { users: Pick<UserLookup, 'findByEmail'>; ledger: Pick<Ledger, 'balanceCents'> },
+): Promise<BalanceReport> {
+  const { g1pub, address } = await resolveWallet(input, deps.users);
+  const cents = await deps.ledger.balanceCents(address);
+  return { g1pub, address, balance: formatG1(cents), balance_g1: centsToG1(cents), zen: balanceZen(cents) };
+}

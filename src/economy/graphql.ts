@@ -1,0 +1,142 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
+import { DependencyError } from '../http/errors.js';
+
+export interface GraphqlPoolOptions {
+  /** Primary endpoint first, then fallbacks, in the order they should be tried. */
+  urls: string[];
+  clock: Clock;
+  /** Time limit of one HTTP request. */
+  timeoutMs?: number;
+  /** How long an endpoint that just failed is tried after the others. */
+  cooldownMs?: number;
+  /** Name used in errors and logs. */
+  dependency?: string;
+  logger?: Pick<Logger, 'warn'>;
+  fetch?: typeof fetch;
+}
+
+type Failure = 'timeout' | 'down' | 'failed';
+
+class EndpointError extends Error {
+  constructor(
+    readonly kind: Failure,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * GraphQL over HTTP POST against a list of equivalent endpoints. Each request tries them in order; an endpoint
+ * that failed recently moves to the back of the line for `cooldownMs`, so a dead primary does not cost every
+ * request a time-out. When none answers, the error says whether they timed out (504), were unreachable (503)
+ * or answered with errors (502).
+ */
+export class GraphqlPool {
+  private readonly timeoutMs: number;
+  private readonly cooldownMs: number;
+  private readonly dependency: string;
+  private readonly doFetch: typeof fetch;
+  private readonly failedAt = new Map<string, number>();
+
+  constructor(private readonly options: GraphqlPoolOptions) {
+    if (options.urls.length === 0) throw new RangeError('GraphqlPool needs at least one URL');
+    this.timeoutMs = options.timeoutMs ?? 8_000;
+    this.cooldownMs = options.cooldownMs ?? 30_000;
+    this.dependency = options.dependency ?? 'indexer';
+    this.doFetch = options.fetch ?? fetch;
+  }
+
+  /** Runs one query and returns its `data`; throws DependencyError when no endpoint gives a usable answer. */
+  async query<T>(query: string, variables: Record<string, unknown>, signal?: AbortSignal): Promise<T> {
+    const failures: Failure[] = [];
+    for (const url of this.order()) {
+      try {
+        const data = await this.post<T>(url, query, variables, signal);
+        this.failedAt.delete(url);
+        return data;
+      } catch (error) {
+        if (signal?.aborted) throw error;
+        const kind = error instanceof EndpointError ? error.kind : 'down';
+        failures.push(kind);
+        this.failedAt.set(url, this.options.clock.now());
+        this.options.logger?.warn(
+          { url, kind, reason: (error as Error).message },
+          `${this.dependency} request failed`,
+        );
+      }
+    }
+    throw this.summarise(failures);
+  }
+
+  /** Healthy endpoints in configured order, then the ones in cool-down (still better than giving up). */
+  private order(): string[] {
+    const now = this.options.clock.now();
+    const cooling = (url: string) => {
+      const at = this.failedAt.get(url);
+      return at !== undefined && now - at < this.cooldownMs;
+    };
+    return [...this.options.urls.filter((u) => !cooling(u)), ...this.options.urls.filter(cooling)];
+  }
+
+  private async post<T>(
+    url: string,
+    query: string,
+    variables: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    const timeout = AbortSignal.timeout(this.timeoutMs);
+    let response: Response;
+    let body: unknown;
+    try {
+      response = await this.doFetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ query, variables }),
+        signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
+      });
+      if (!response.ok) {
+        await response.body?.cancel();
+        throw new EndpointError(response.status >= 500 ? 'down' : 'failed', `HTTP ${response.status}`);
+      }
+      body = await response.json();
+    } catch (error) {
+      if (error instanceof EndpointError) throw error;
+      if (timeout.aborted) throw new EndpointError('timeout', `no answer within ${this.timeoutMs} ms`);
+      if (error instanceof SyntaxError) throw new EndpointError('failed', 'answer is not JSON');
+      throw new EndpointError('down', (error as Error).message);
+    }
+    const answer = body as { data?: T; errors?: { message?: string }[] } | null;
+    if (answer?.errors?.length) {
+      throw new EndpointError('failed', `GraphQL error: ${String(answer.errors[0]?.message).slice(0, 200)}`);
+    }
+    if (!answer || typeof answer.data !== 'object' || answer.data === null) {
+      throw new EndpointError('failed', 'answer has no data');
+    }
+    return answer.data;
+  }
+
+  private summarise(failures: Failure[]): DependencyError {
+    const tried = `${failures.length} server${failures.length > 1 ? 's' : ''} tried`;
+    if (failures.every((f) => f === 'timeout')) {
+      return new DependencyError(
+        this.dependency,
+        'timeout',
+        `The Ğ1 ${this.dependency} timed out (${tried}).`,
+      );
+    }
+    if (failures.every((f) => f === 'failed')) {
+      return new DependencyError(
+        this.dependency,
+        'failed',
+        `The Ğ1 ${this.dependency} gave unusable answers (${tried}).`,
+      );
+    }
+    return new DependencyError(
+      this.dependency,
+      'down',
+      `The Ğ1 ${this.dependency} is unreachable (${tried}).`,
+    );
+  }
+}

@@ -1,0 +1,93 @@
+import { Type } from 'typebox';
+
+const Html = Type.Optional(
+  Type.String({ maxLength: 16, description: 'Present (any value): answer with the HTML page' }),
+);
+const Lang = Type.Optional(Type.String({ maxLength: 16, description: 'Page language: fr or en' }));
+
+export const BalanceQuery = Type.Object({
+  g1pub: Type.Optional(
+    Type.String({
+      maxLength: 254,
+      description: 'Ğ1 v1 base58 key, g1… SS58 address, or the e-mail of a local user',
+    }),
+  ),
+  html: Html,
+  lang: Lang,
+});
+
+export const BalanceBody = Type.Object({
+  g1pub: Type.String(),
+  address: Type.String({ description: 'SS58 address (prefix 4450) queried on the indexer' }),
+  balance: Type.String({ description: 'e.g. "12.34 Ğ1"' }),
+  balance_g1: Type.Number(),
+  zen: Type.Number({ description: '(Ğ1 − 1) × 10, never below 0' }),
+});
+
+export const PageQuery = Type.Object({ html: Html, lang: Lang });
+
+const PartType = Type.Union(['constellation', 'satellite', 'parts', 'other'].map((v) => Type.Literal(v)));
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+
+export const SocietyBody = Type.Object({
+  g1pub: Type.String(),
+  total_outgoing_g1: Type.Number(),
+  total_outgoing_zen: Type.Number(),
+  total_transfers: Type.Integer(),
+  members: Type.Array(
+    Type.Object({
+      email: Type.String(),
+      total_g1: Type.Number(),
+      total_zen: Type.Number(),
+      shares: Type.Integer(),
+      latest_date: Type.String(),
+      latest_type: PartType,
+      latest_amount_g1: Type.Number(),
+      membership_end: NullableString,
+      ipfs_node: NullableString,
+    }),
+  ),
+  transfers: Type.Array(
+    Type.Object({
+      date: Type.String(),
+      recipient: NullableString,
+      amount_g1: Type.Number(),
+      amount_zen: Type.Number(),
+      part_type: PartType,
+      ipfs_node: NullableString,
+      comment: Type.String(),
+    }),
+  ),
+  timestamp: Type.String(),
+});
+
+export const RevenueQuery = Type.Object({
+  year: Type.Optional(Type.String({ maxLength: 64, description: 'Four-digit year or "all" (default)' })),
+  html: Html,
+  lang: Lang,
+});
+
+const Totals = {
+  total_revenue_g1: Type.Number(),
+  total_revenue_zen: Type.Number(),
+  total_transactions: Type.Integer(),
+};
+
+export const RevenueBody = Type.Object({
+  g1pub: Type.String(),
+  filter_year: Type.String(),
+  ...Totals,
+  yearly_summary: Type.Array(Type.Object({ year: Type.String(), ...Totals })),
+  transactions: Type.Array(
+    Type.Object({
+      date: Type.String(),
+      year: Type.String(),
+      customer_email: NullableString,
+      amount_g1: Type.Number(),
+      amount_zen: Type.Number(),
+      transaction_type: Type.String(),
+      comment: Type.String(),
+    }),
+  ),
+  timestamp: Type.String(),
+});
