@@ -13,6 +13,10 @@ import { createLedger } from './economy/cached-ledger.js';
 import type { Ledger } from './economy/ledger.js';
 import { economyRoutes } from './economy/routes.js';
 import { viewAssetRoutes } from './http/views.js';
+import { registerAuth } from './auth/plugin.js';
+import { authRoutes } from './auth/routes.js';
+import type { AuthServices } from './auth/services.js';
+import type { RelayLink } from './relay/link.js';
 
 /** Everything the HTTP surface needs, built by `main.ts` (or by a test with temp dirs and loopback servers). */
 export interface AppDeps {
@@ -22,6 +26,8 @@ export interface AppDeps {
   users: UserStore;
   /** Ğ1 ledger; built from SQUID_URL / SQUID_FALLBACKS when absent. */
   ledger?: Ledger;
+  auth: AuthServices;
+  relay: RelayLink;
 }
 
 declare module 'fastify' {
@@ -30,6 +36,8 @@ declare module 'fastify' {
     clock: Clock;
     users: UserStore;
     ledger: Ledger;
+    auth: AuthServices;
+    relay: RelayLink;
   }
 }
 
@@ -50,14 +58,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('clock', deps.clock);
   app.decorate('users', deps.users);
   app.decorate('ledger', deps.ledger ?? createLedger(deps.config, deps.clock, deps.logger));
+  app.decorate('auth', deps.auth);
+  app.decorate('relay', deps.relay);
 
   registerErrorHandling(app);
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   await registerOpenApi(app);
+  registerAuth(app, deps.auth.authenticator, deps.users);
 
   await app.register(healthRoutes);
   await app.register(identityRoutes);
   await app.register(viewAssetRoutes);
   await app.register(economyRoutes);
+  await app.register(authRoutes);
   return app;
 }

@@ -15,8 +15,8 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
     '/health',
     { schema: { summary: 'Liveness and dependency status', tags: ['station'], response: { 200: Health } } },
     async () => ({
-      status: 'ok' as const,
-      relay: 'unknown',
+      status: app.relay.connected ? ('ok' as const) : ('degraded' as const),
+      relay: app.relay.connected ? 'connected' : 'disconnected',
       content_store: 'unknown',
       users: app.users.size,
       timestamp: localTimestamp(app.clock.now()),

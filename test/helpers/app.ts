@@ -5,6 +5,9 @@ import { buildApp, type AppDeps } from '../../src/app.js';
 import type { Clock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import { UserStore } from '../../src/identity/user-store.js';
+import { createAuthServices } from '../../src/auth/services.js';
+import type { RelayLink } from '../../src/relay/link.js';
+import { RelayClient } from '../../streams/relay-client.js';
 import { tempDir } from './temp.js';
 
 export interface TestApp {
@@ -29,13 +32,12 @@ export async function buildTestApp(
   await mkdir(config.tmpDir, { recursive: true });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const users = await UserStore.open(config.dataRoot, { uplanetName: config.uplanetName, logger });
-  const deps: AppDeps = {
-    config,
-    clock: options.clock ?? { now: () => Date.now() },
-    logger,
-    users,
-    ...options.overrides,
-  };
+  const clock = options.clock ?? { now: () => Date.now() };
+  // Without a relay given, a client that is never started: relay-observed auth finds nothing.
+  const relay: RelayLink =
+    options.overrides?.relay ?? new RelayClient({ url: 'ws://127.0.0.1:9', filters: () => [] });
+  const auth = options.overrides?.auth ?? (await createAuthServices({ config, clock, relay, logger }));
+  const deps: AppDeps = { config, clock, logger, users, auth, relay, ...options.overrides };
   const app = await buildApp(deps);
   await app.ready();
   return {

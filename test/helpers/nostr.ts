@@ -20,8 +20,9 @@ export function keyFromSecret(sk: Uint8Array): TestKey {
 }
 
 export function signEvent(key: TestKey, template: Partial<EventTemplate> & { kind: number }) {
+  const given = Object.fromEntries(Object.entries(template).filter(([, value]) => value !== undefined));
   return finalizeEvent(
-    { created_at: Math.floor(Date.now() / 1000), tags: [], content: '', ...template },
+    { created_at: Math.floor(Date.now() / 1000), tags: [], content: '', ...given } as EventTemplate,
     key.sk,
   );
 }

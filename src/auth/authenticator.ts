@@ -1,0 +1,123 @@
+import { unixSeconds, type Clock } from '../clock.js';
+import { BadRequestError, ForbiddenError, UnauthorizedError } from '../http/errors.js';
+import { parsePubkey } from '../identity/pubkey.js';
+import type { ChallengeStore } from './challenges.js';
+import type { FileClaims } from './claims.js';
+import { tagValue } from './event-shape.js';
+import { parseNostrAuthorization } from './header.js';
+import { NIP42_KIND, verifyNip42 } from './nip42.js';
+import { CHALLENGE_TTL_SECONDS } from './challenges.js';
+import { NIP98_KIND, NIP98_WINDOW_SECONDS, verifyNip98 } from './nip98.js';
+import type { RelayObservedAuth } from './relay-observed.js';
+import type { AuthContext, AuthOptions } from './types.js';
+
+export interface AuthRequest {
+  authorization: string | undefined;
+  /** Absolute URL the client addressed (scheme and host as seen through trusted proxies). */
+  url: string;
+  method: string;
+  /** SHA-256 hex of the raw body; only awaited when a NIP-98 event carries a payload tag. */
+  bodyDigest: () => Promise<string>;
+}
+
+export interface AuthenticatorDeps {
+  clock: Clock;
+  requireProof: boolean;
+  replay: Pick<FileClaims, 'claim'>;
+  challenges: Pick<ChallengeStore, 'consume'>;
+  observed: Pick<RelayObservedAuth, 'find'>;
+}
+
+/** CONTRACT §5: NIP-98 (a), a signed 22242 answering an issued challenge (b), or relay-observed 22242 (c). */
+export class Authenticator {
+  constructor(private readonly deps: AuthenticatorDeps) {}
+
+  async authenticate(request: AuthRequest, options: AuthOptions = {}): Promise<AuthContext> {
+    const named = this.namedKey(options.npub);
+    const header = parseNostrAuthorization(request.authorization);
+    let context: AuthContext;
+    if (header) {
+      if (!header.ok)
+        throw new UnauthorizedError('AUTH_MALFORMED', `Authorization header: ${header.reason}.`);
+      context =
+        header.event.kind === NIP42_KIND
+          ? await this.viaChallenge(header.event)
+          : await this.viaNip98(header.event, request);
+    } else {
+      context = await this.viaRelay(named, options.requireProof === true);
+    }
+    if (named && named !== context.pubkey) {
+      throw new ForbiddenError('NPUB_MISMATCH', 'The npub of the request is not the authenticated key.');
+    }
+    return context;
+  }
+
+  private namedKey(npub: string | null | undefined): string | null {
+    if (npub === undefined || npub === null || npub === '') return null;
+    const parsed = parsePubkey(npub);
+    if (!parsed)
+      throw new BadRequestError('INVALID_NPUB', 'npub must be a bech32 npub or 64 hex characters.');
+    return parsed.hex;
+  }
+
+  private async viaNip98(
+    event: Parameters<typeof verifyNip98>[0],
+    request: AuthRequest,
+  ): Promise<AuthContext> {
+    if (event.kind !== NIP98_KIND) {
+      throw new UnauthorizedError('AUTH_WRONG_KIND', `An Authorization event must be kind 27235 or 22242.`);
+    }
+    const verdict = verifyNip98(event, {
+      url: request.url,
+      method: request.method,
+      now: unixSeconds(this.deps.clock),
+    });
+    if (!verdict.ok) throw new UnauthorizedError(verdict.code, `NIP-98: ${verdict.reason}.`);
+    if (verdict.payloadHash !== null && verdict.payloadHash !== (await request.bodyDigest())) {
+      throw new UnauthorizedError(
+        'AUTH_PAYLOAD_MISMATCH',
+        'NIP-98: the payload tag is not the SHA-256 of the body.',
+      );
+    }
+    const expiresAt = event.created_at + 2 * NIP98_WINDOW_SECONDS;
+    if (!(await this.deps.replay.claim(verdict.eventId, expiresAt))) {
+      throw new UnauthorizedError('AUTH_REPLAYED', 'NIP-98: this authorization event was already used.');
+    }
+    return { pubkey: verdict.pubkey, method: 'nip98', proof: true };
+  }
+
+  private async viaChallenge(event: Parameters<typeof verifyNip42>[0]): Promise<AuthContext> {
+    const verdict = verifyNip42(event, unixSeconds(this.deps.clock), CHALLENGE_TTL_SECONDS);
+    if (!verdict.ok) throw new UnauthorizedError(verdict.code, `NIP-42: ${verdict.reason}.`);
+    const challenge = tagValue(event, 'challenge');
+    if (!challenge || !(await this.deps.challenges.consume(challenge, event.pubkey))) {
+      throw new UnauthorizedError(
+        'AUTH_CHALLENGE_INVALID',
+        'NIP-42: the challenge is unknown, expired, already used or issued to another key; get a new one from /api/nip42/challenge.',
+      );
+    }
+    return { pubkey: event.pubkey, method: 'challenge', proof: true };
+  }
+
+  private async viaRelay(pubkey: string | null, requireProof: boolean): Promise<AuthContext> {
+    if (requireProof || this.deps.requireProof) {
+      throw new UnauthorizedError(
+        'PROOF_REQUIRED',
+        'This operation needs an Authorization header: a NIP-98 event or a signed answer to /api/nip42/challenge.',
+      );
+    }
+    if (!pubkey) {
+      throw new UnauthorizedError(
+        'AUTH_REQUIRED',
+        'Send an Authorization: Nostr header, or the npub of a key that published a kind 22242 event to the relay.',
+      );
+    }
+    if (!(await this.deps.observed.find(pubkey))) {
+      throw new UnauthorizedError(
+        'AUTH_NOT_FOUND',
+        'No recent kind 22242 authentication event from this key was seen on the relay.',
+      );
+    }
+    return { pubkey, method: 'relay', proof: false };
+  }
+}

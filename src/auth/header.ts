@@ -1,0 +1,23 @@
+import type { NostrEvent } from 'nostr-tools';
+import { isEventShaped } from './event-shape.js';
+
+/** Events in headers are small; anything bigger is not a credential. */
+const MAX_HEADER_EVENT_BYTES = 16 * 1024;
+
+export type HeaderParse = { ok: true; event: NostrEvent } | { ok: false; reason: string };
+
+/** Parses `Authorization: Nostr <base64 event>`; returns null when the header is absent or another scheme. */
+export function parseNostrAuthorization(header: string | undefined): HeaderParse | null {
+  if (!header) return null;
+  const match = /^Nostr\s+(\S+)$/i.exec(header.trim());
+  if (!match) return null;
+  const encoded = match[1]!;
+  if (encoded.length > (MAX_HEADER_EVENT_BYTES * 4) / 3 + 4) return { ok: false, reason: 'event too large' };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(encoded, 'base64').toString('utf8'));
+  } catch {
+    return { ok: false, reason: 'not base64-encoded JSON' };
+  }
+  return isEventShaped(parsed) ? { ok: true, event: parsed } : { ok: false, reason: 'not a NOSTR event' };
+}

@@ -1,0 +1,62 @@
+import type { NostrEvent } from 'nostr-tools';
+import { verifySignature } from './verify.js';
+import { tagValue } from './event-shape.js';
+
+export const NIP98_KIND = 27235;
+export const NIP98_WINDOW_SECONDS = 60;
+
+export interface Nip98Expectation {
+  /** Absolute URL of the request as the client addressed it. */
+  url: string;
+  method: string;
+  /** Unix seconds. */
+  now: number;
+}
+
+export type Nip98Result =
+  | { ok: true; pubkey: string; eventId: string; payloadHash: string | null }
+  | { ok: false; code: string; reason: string };
+
+function sameUrl(a: string, b: string): boolean {
+  try {
+    return new URL(a).href === new URL(b).href;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * NIP-98 HTTP Auth verifier. Pure: no I/O, clock passed in. Cheap checks run before the signature check so
+ * a flood of junk costs no elliptic-curve work. The `payload` tag is returned, not checked: the body hash is
+ * only known once the body has been read. Replay protection is the caller's job (`claims.ts`).
+ */
+export function verifyNip98(event: NostrEvent, expected: Nip98Expectation): Nip98Result {
+  if (event.kind !== NIP98_KIND) {
+    return { ok: false, code: 'AUTH_WRONG_KIND', reason: `kind ${event.kind} is not a NIP-98 event (27235)` };
+  }
+  if (Math.abs(expected.now - event.created_at) > NIP98_WINDOW_SECONDS) {
+    return { ok: false, code: 'AUTH_EXPIRED', reason: 'the NIP-98 event is more than 60 seconds from now' };
+  }
+  const u = tagValue(event, 'u');
+  if (!u || !sameUrl(u, expected.url)) {
+    return { ok: false, code: 'AUTH_URL_MISMATCH', reason: 'the u tag is not the URL of this request' };
+  }
+  if (tagValue(event, 'method')?.toUpperCase() !== expected.method.toUpperCase()) {
+    return {
+      ok: false,
+      code: 'AUTH_METHOD_MISMATCH',
+      reason: 'the method tag is not the method of this request',
+    };
+  }
+  const payload = tagValue(event, 'payload');
+  if (payload !== undefined && !/^[0-9a-f]{64}$/i.test(payload)) {
+    return {
+      ok: false,
+      code: 'AUTH_PAYLOAD_MISMATCH',
+      reason: 'the payload tag is not a SHA-256 hex digest',
+    };
+  }
+  if (!verifySignature(event))
+    return { ok: false, code: 'AUTH_BAD_SIGNATURE', reason: 'the event signature is invalid' };
+  return { ok: true, pubkey: event.pubkey, eventId: event.id, payloadHash: payload?.toLowerCase() ?? null };
+}

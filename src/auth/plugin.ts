@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ForbiddenError } from '../http/errors.js';
+import type { UserLookup } from '../identity/user-store.js';
+import type { Authenticator } from './authenticator.js';
+import type { AuthContext, AuthOptions } from './types.js';
+
+const EMPTY_SHA256 = createHash('sha256').digest('hex');
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    bodyDigestPromise: Promise<string> | null;
+    authMemo: Map<string, Promise<AuthContext>> | null;
+  }
+}
+
+function hasBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/**
+ * Hashes the raw body as it streams past, for NIP-98 `payload` tags. A 'data' listener is added to the raw
+ * request and the stream paused again at once, so whoever consumes the body (the JSON parser, or busboy for
+ * multipart, which pipes `request.raw` directly) resumes it and both see every chunk.
+ */
+function watchBody(request: FastifyRequest): Promise<string> {
+  if (!hasBody(request)) return Promise.resolve(EMPTY_SHA256);
+  const hash = createHash('sha256');
+  const raw = request.raw;
+  const digest = new Promise<string>((resolve, reject) => {
+    raw.on('data', (chunk: Buffer) => hash.update(chunk));
+    raw.once('end', () => resolve(hash.digest('hex')));
+    raw.once('error', reject);
+    raw.once('close', () => (raw.readableEnded ? undefined : reject(new Error('request body aborted'))));
+  });
+  raw.pause();
+  digest.catch(() => undefined);
+  return digest;
+}
+
+export function absoluteUrl(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}${request.url}`;
+}
+
+/** Installs `request.authenticate()` and `request.requireOwner()` for every route. */
+export function registerAuth(app: FastifyInstance, authenticator: Authenticator, users: UserLookup): void {
+  app.decorateRequest('bodyDigestPromise', null);
+  app.decorateRequest('authMemo', null);
+
+  app.addHook('preParsing', async (request, _reply, payload) => {
+    if (/^nostr\s/i.test(request.headers.authorization ?? '')) request.bodyDigestPromise = watchBody(request);
+    return payload;
+  });
+
+  app.decorateRequest('authenticate', function (this: FastifyRequest, options: AuthOptions = {}) {
+    const key = `${options.npub ?? ''}|${options.requireProof === true}`;
+    this.authMemo ??= new Map();
+    let pending = this.authMemo.get(key);
+    if (!pending) {
+      pending = authenticator.authenticate(
+        {
+          authorization: this.headers.authorization,
+          url: absoluteUrl(this),
+          method: this.method,
+          bodyDigest: () => this.bodyDigestPromise ?? Promise.resolve(EMPTY_SHA256),
+        },
+        options,
+      );
+      this.authMemo.set(key, pending);
+    }
+    return pending;
+  });
+
+  app.decorateRequest('requireOwner', async function (this: FastifyRequest, options: AuthOptions = {}) {
+    const auth = await this.authenticate(options);
+    const user = await users.findByHex(auth.pubkey);
+    if (!user) {
+      throw new ForbiddenError(
+        'NOT_REGISTERED',
+        'This key has no user directory on this station; register first.',
+      );
+    }
+    return { auth, user };
+  });
+}

@@ -1,0 +1,131 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { NostrRelay } from '@nostr-relay/core';
+import { createOutgoingNoticeMessage, LogLevel, type Event } from '@nostr-relay/common';
+import { Validator } from '@nostr-relay/validator';
+import type { NostrEvent } from 'nostr-tools';
+import { verifySignature } from '../auth/verify.js';
+import type { Logger } from 'pino';
+import { WebSocketServer } from 'ws';
+import { EventLog } from './event-log.js';
+import { MemoryEventRepository } from './memory-repository.js';
+
+export interface EmbeddedRelayOptions {
+  host: string;
+  port: number;
+  /** JSON-lines file that keeps stored events across restarts; omit for a purely in-memory relay. */
+  persistPath?: string;
+  logger?: Logger;
+  maxEvents?: number;
+}
+
+export interface EmbeddedRelay {
+  url: string;
+  port: number;
+  repository: MemoryEventRepository;
+  close(): Promise<void>;
+}
+
+const AUTH_KIND = 22242;
+const DELETION_KIND = 5;
+
+function relayInformation(): string {
+  return JSON.stringify({
+    name: 'UPlanet station (embedded relay)',
+    description: 'In-process relay started because no relay answered at RELAY_URL.',
+    supported_nips: [1, 2, 9, 11, 12, 16, 20, 33, 40, 42],
+    software: '@nostr-relay/core',
+    limitation: { max_message_length: 262_144 },
+  });
+}
+
+function answerHttp(request: IncomingMessage, response: ServerResponse): void {
+  if ((request.headers.accept ?? '').includes('application/nostr+json')) {
+    response.writeHead(200, { 'content-type': 'application/nostr+json', 'access-control-allow-origin': '*' });
+    response.end(relayInformation());
+    return;
+  }
+  response.writeHead(426, { 'content-type': 'text/plain; charset=utf-8' });
+  response.end('This is a NOSTR relay: connect with a WebSocket client.\n');
+}
+
+/**
+ * A real NOSTR relay (@nostr-relay/core) in this process. Unlike the library as shipped, it passes kind
+ * 22242 events to live subscribers (as strfry does), after checking their signature, because the station's
+ * authentication flow relies on seeing them.
+ */
+export async function startEmbeddedRelay(options: EmbeddedRelayOptions): Promise<EmbeddedRelay> {
+  const log = options.persistPath ? new EventLog(options.persistPath) : null;
+  const repository = new MemoryEventRepository(
+    options.maxEvents,
+    log ? (event) => log.append(event) : undefined,
+  );
+  if (log) {
+    const replay = new MemoryEventRepository(options.maxEvents);
+    await log.replay((event) =>
+      event.kind === DELETION_KIND ? void replay.deleteByDeletionRequest(event) : replay.upsert(event),
+    );
+    for (const event of replay.find({ limit: Number.MAX_SAFE_INTEGER })) repository.upsert(event);
+    await log.compact(repository.find({ limit: Number.MAX_SAFE_INTEGER }));
+  }
+
+  const logger = options.logger?.child({ component: 'embedded-relay' });
+  const relay = new NostrRelay(repository, {
+    logger: {
+      setLogLevel: () => undefined,
+      debug: (message: string) => logger?.debug(message),
+      info: (message: string) => logger?.debug(message),
+      warn: (message: string) => logger?.warn(message),
+      error: (message: string) => logger?.error(message),
+    },
+    logLevel: LogLevel.WARN,
+  });
+  relay.register({
+    beforeHandleEvent: async (event: Event) => {
+      if (event.kind === AUTH_KIND) {
+        if (!verifySignature(event as NostrEvent))
+          return { canHandle: false, message: 'invalid: bad signature' };
+        await relay.broadcast(event);
+      } else if (event.kind === DELETION_KIND && verifySignature(event as NostrEvent)) {
+        log?.append(event);
+      }
+      return { canHandle: true };
+    },
+  });
+
+  const validator = new Validator();
+  const server = createServer(answerHttp);
+  const wss = new WebSocketServer({ server, maxPayload: 262_144 });
+  wss.on('connection', (socket, request) => {
+    relay.handleConnection(socket, request.socket.remoteAddress);
+    socket.on('message', async (data) => {
+      try {
+        await relay.handleMessage(socket, await validator.validateIncomingMessage(data));
+      } catch (error) {
+        socket.send(JSON.stringify(createOutgoingNoticeMessage((error as Error).message)));
+      }
+    });
+    socket.on('close', () => relay.handleDisconnect(socket));
+    socket.on('error', () => socket.terminate());
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+
+  return {
+    url: `ws://${host}:${port}`,
+    port,
+    repository,
+    close: async () => {
+      for (const client of wss.clients) client.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await relay.destroy();
+      await log?.close();
+    },
+  };
+}

@@ -1,0 +1,87 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { RelayClient } from '../streams/relay-client.js';
+import { STATION_KINDS } from '../streams/kinds.js';
+import { startStreams } from '../streams/index.js';
+import { buildApp } from './app.js';
+import { createAuthServices } from './auth/services.js';
+import { systemClock, unixSeconds, type Clock } from './clock.js';
+import type { Config } from './config/config.js';
+import { UserStore } from './identity/user-store.js';
+import { startEmbeddedRelay, type EmbeddedRelay } from './relay/embedded-relay.js';
+import { isLoopbackUrl, relayAnswers } from './relay/probe.js';
+
+export interface Station {
+  app: FastifyInstance;
+  /** Base URL the HTTP API listens on. */
+  url: string;
+  relayUrl: string;
+  embeddedRelay: EmbeddedRelay | null;
+  close(): Promise<void>;
+}
+
+async function ensureRelay(config: Config, logger: Logger): Promise<EmbeddedRelay | null> {
+  if (config.embeddedRelay === 'off') return null;
+  if (config.embeddedRelay === 'auto') {
+    if (!isLoopbackUrl(config.relayUrl) || (await relayAnswers(config.relayUrl))) return null;
+  }
+  const target = new URL(config.relayUrl);
+  const relay = await startEmbeddedRelay({
+    host: target.hostname.replace(/^\[|\]$/g, ''),
+    port: Number(target.port || 80),
+    persistPath: join(config.dataRoot, 'relay', 'events.jsonl'),
+    logger,
+  });
+  logger.info({ url: relay.url }, 'embedded relay started (nothing answered at RELAY_URL)');
+  return relay;
+}
+
+/** Starts the whole service: relay (or embedded relay), user store, relay client and streams, HTTP API. */
+export async function startStation(
+  config: Config,
+  logger: Logger,
+  clock: Clock = systemClock,
+): Promise<Station> {
+  await mkdir(config.dataRoot, { recursive: true, mode: 0o700 });
+  await mkdir(config.tmpDir, { recursive: true, mode: 0o700 });
+  const embeddedRelay = await ensureRelay(config, logger);
+  const users = await UserStore.open(config.dataRoot, { uplanetName: config.uplanetName, logger });
+  const relayUrl = embeddedRelay?.url ?? config.relayUrl;
+  const client = new RelayClient({
+    url: relayUrl,
+    // First connection: the last AUTH_MAX_AGE seconds; afterwards: from the newest event seen, minus a minute
+    // of overlap for events that arrived out of order (duplicates are dropped by id).
+    filters: (lastSeen) => [
+      {
+        kinds: [...STATION_KINDS],
+        since: lastSeen ? lastSeen - 60 : unixSeconds(clock) - config.authMaxAgeSeconds,
+      },
+    ],
+    logger,
+  });
+  const auth = await createAuthServices({ config, clock, relay: client, logger });
+  const streams = startStreams({ client, auth, logger });
+  client.start();
+  auth.start();
+
+  const app = await buildApp({ config, clock, logger, users, auth, relay: client });
+  const url = await app.listen({ port: config.port, host: config.host });
+  logger.info({ url, relay: relayUrl }, 'station service listening');
+
+  return {
+    app,
+    url,
+    relayUrl,
+    embeddedRelay,
+    close: async () => {
+      await app.close();
+      streams.unsubscribe();
+      auth.stop();
+      await client.stop();
+      users.close();
+      await embeddedRelay?.close();
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/relay.js';
+import { tempDir } from '../helpers/temp.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+function startService(env: Record<string, string>): {
+  child: ChildProcess;
+  lines: string[];
+  listening: Promise<string>;
+} {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts')], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  const listening = new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      lines.push(line);
+      const entry = JSON.parse(line) as { msg?: string; url?: string };
+      if (entry.msg === 'station service listening' && entry.url) resolve(entry.url);
+    });
+    createInterface({ input: child.stderr! }).on('line', (line) => lines.push(line));
+    child.once('exit', (code) => reject(new Error(`exited ${code}: ${lines.join('\n')}`)));
+  });
+  listening.catch(() => undefined);
+  return { child, lines, listening };
+}
+
+const exitCode = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => child.once('exit', resolve));
+
+describe('the service process', () => {
+  const dirs: Awaited<ReturnType<typeof tempDir>>[] = [];
+  afterEach(async () => {
+    for (const dir of dirs.splice(0)) await dir.cleanup();
+  });
+
+  it('starts on embedded defaults, answers /health, and stops cleanly on SIGTERM', async () => {
+    const dir = await tempDir();
+    dirs.push(dir);
+    const { child, listening } = startService({
+      HOME: dir.path,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      RELAY_URL: 'ws://127.0.0.1:0',
+      EMBEDDED_RELAY: 'on',
+      IPFS_GATEWAY: 'http://127.0.0.1:0',
+    });
+    const url = await listening;
+    const health = async () => (await fetch(`${url}/health`)).json();
+    await waitFor(async () => (await health()).relay === 'connected');
+    expect(await health()).toMatchObject({ status: 'ok', relay: 'connected' });
+    const registered = await fetch(`${url}/g1nostr`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'e2e@example.org' }),
+    });
+    expect(registered.status).toBe(200);
+    const exited = exitCode(child);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+
+  it('refuses to start on a bad variable, naming it', async () => {
+    const dir = await tempDir();
+    dirs.push(dir);
+    const { child, lines } = startService({ HOME: dir.path, PORT: 'eighty' });
+    expect(await exitCode(child)).toBe(78);
+    expect(lines.join('\n')).toContain('PORT');
+  });
+});

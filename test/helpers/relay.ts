@@ -1,0 +1,46 @@
+import { Relay, useWebSocketImplementation } from 'nostr-tools/relay';
+import type { NostrEvent } from 'nostr-tools';
+import WebSocket from 'ws';
+import { startEmbeddedRelay, type EmbeddedRelay } from '../../src/relay/embedded-relay.js';
+import { RelayClient } from '../../streams/relay-client.js';
+import { STATION_KINDS } from '../../streams/kinds.js';
+
+useWebSocketImplementation(WebSocket);
+
+/** A real relay (the embedded one) on a free loopback port. */
+export function startTestRelay(
+  options: { port?: number; persistPath?: string } = {},
+): Promise<EmbeddedRelay> {
+  return startEmbeddedRelay({ host: '127.0.0.1', port: options.port ?? 0, persistPath: options.persistPath });
+}
+
+/** Publishes like any NOSTR client would: nostr-tools' Relay, waiting for the relay's OK. */
+export async function publish(url: string, event: NostrEvent): Promise<void> {
+  const relay = await Relay.connect(url);
+  try {
+    await relay.publish(event);
+  } finally {
+    relay.close();
+  }
+}
+
+/** The station's relay client, subscribed to the station kinds, once connected. */
+export async function connectedClient(url: string, since = 0): Promise<RelayClient> {
+  const client = new RelayClient({
+    url,
+    filters: (lastSeen) => [{ kinds: [...STATION_KINDS], since: lastSeen ?? since }],
+    backoff: { initialMs: 50, maxMs: 200 },
+  });
+  client.start();
+  await waitFor(() => client.connected);
+  return client;
+}
+
+/** Polls a condition (no fixed sleeps): resolves when true, fails after `timeoutMs`. */
+export async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
