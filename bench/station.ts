@@ -1,0 +1,29 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { loadConfig } from '../src/config/config.js';
+import { startStation } from '../src/station.js';
+
+/** A whole station on loopback and temp directories, rate limiting lifted so the figures measure the service. */
+export async function startBenchStation(): Promise<{ url: string; close: () => Promise<void> }> {
+  const home = await mkdtemp(join(tmpdir(), 'station-bench-'));
+  const config = await loadConfig({
+    HOME: home,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    RELAY_URL: 'ws://127.0.0.1:0',
+    EMBEDDED_RELAY: 'on',
+    IPFS_GATEWAY: 'http://127.0.0.1:0',
+    RATE_LIMIT_MAX: '1000000',
+    ...(process.env.BENCH_ENV_JSON && JSON.parse(process.env.BENCH_ENV_JSON)),
+  });
+  const station = await startStation(config, pino({ level: 'warn' }));
+  return {
+    url: station.url,
+    close: async () => {
+      await station.close();
+      await rm(home, { recursive: true, force: true });
+    },
+  };
+}
