@@ -1,4 +1,5 @@
 import { BadRequestError, NotFoundError } from '../http/errors.js';
+import { normaliseEmail } from '../identity/email.js';
 import type { UserLookup } from '../identity/user-store.js';
 import { toG1Address } from '../identity/ss58.js';
 import { balanceZen, centsToG1, formatG1 } from './amounts.js';
@@ -22,6 +23,9 @@ export async function resolveWallet(
 ): Promise<{ g1pub: string; address: string }> {
   const key = input.trim();
   if (key.includes('@')) {
+    if (!normaliseEmail(key)) {
+      throw new BadRequestError('INVALID_EMAIL', 'A valid e-mail address is required (name@domain.tld).');
+    }
     const user = await users.findByEmail(key);
     if (!user) throw new NotFoundError('UNKNOWN_USER', 'No local user has this e-mail address.');
     const address = user.g1pub ? toG1Address(user.g1pub) : null;

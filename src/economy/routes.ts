@@ -38,6 +38,7 @@ export async function economyRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         summary: 'Ğ1 balance of a key, address or local user, and its value in Ẑen',
         tags: TAGS,
+        produces: ['application/json', 'text/html'],
         querystring: BalanceQuery,
         response: { 200: BalanceBody, ...ERRORS },
       },
@@ -64,6 +65,7 @@ export async function economyRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         summary: 'Social-capital history: shares paid into the society wallet, per member',
         tags: TAGS,
+        produces: ['application/json', 'text/html'],
         querystring: PageQuery,
         response: { 200: SocietyBody, ...ERRORS },
       },
@@ -83,6 +85,7 @@ export async function economyRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         summary: 'Sales revenue of the station, all years or one year',
         tags: TAGS,
+        produces: ['application/json', 'text/html'],
         querystring: RevenueQuery,
         response: { 200: RevenueBody, ...ERRORS },
       },

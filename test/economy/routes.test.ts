@@ -66,6 +66,7 @@ describe('economy read-outs (JSON)', () => {
       zen: 240,
     });
     expect((await get('/check_balance?g1pub=nobody%40example.org')).json().code).toBe('UNKNOWN_USER');
+    expect((await get('/check_balance?g1pub=a%40b')).statusCode).toBe(400);
   });
 
   it.each(['not-a-key', 'g1PUFShQzxJakbUxnBimBoyCaf3xgbZMJHoEtwQkbqGomfcK8', '', '%3Cscript%3E'])(
