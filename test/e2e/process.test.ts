@@ -28,8 +28,11 @@ function startService(env: Record<string, string>): {
     child.once('exit', (code) => reject(new Error(`exited ${code}: ${lines.join('\n')}`)));
   });
   listening.catch(() => undefined);
+  children.push(child);
   return { child, lines, listening };
 }
+
+const children: ChildProcess[] = [];
 
 const exitCode = (child: ChildProcess) =>
   new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -37,6 +40,8 @@ const exitCode = (child: ChildProcess) =>
 describe('the service process', () => {
   const dirs: Awaited<ReturnType<typeof tempDir>>[] = [];
   afterEach(async () => {
+    // A failed assertion must not leave a service running after the test.
+    for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
     for (const dir of dirs.splice(0)) await dir.cleanup();
   });
 
