@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import { registerOpenApi } from './http/openapi.js';
+import { registerProtection } from './http/protection.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
@@ -62,6 +63,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('relay', deps.relay);
 
   registerErrorHandling(app);
+  await registerProtection(app, deps.config);
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   await registerOpenApi(app);
   registerAuth(app, deps.auth.authenticator, deps.users);
