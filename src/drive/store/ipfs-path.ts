@@ -25,7 +25,8 @@ function decodeSegment(raw: string): string {
     try {
       name = decodeURIComponent(raw);
     } catch {
-      throw new InvalidContentPathError('The IPFS path has a malformed percent-encoding.');
+      // Not percent-encoding after all: a name with a literal `%` (`100%.txt`).
+      name = raw;
     }
   }
   // Backslashes are refused too: the UnixFS exporter reads `\/` as an escaped slash.

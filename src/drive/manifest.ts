@@ -1,0 +1,103 @@
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../fs/atomic.js';
+import { AppError } from '../http/errors.js';
+import type { DriveCategory } from './categories.js';
+
+/** Where a drive file came from. */
+export type Provenance =
+  | { kind: 'upload' }
+  | { kind: 'cli' }
+  /** Copied from a public drive: the link the user gave and the CID it resolved to. */
+  | { kind: 'drive'; ipfs_link: string; cid: string };
+
+export interface ManifestEntry {
+  /** Relative to `APP/uDRIVE`: `Images/a.jpg`. */
+  path: string;
+  name: string;
+  category: DriveCategory;
+  file_type: string;
+  mime_type: string;
+  size: number;
+  sha256: string;
+  cid: string;
+  /** Cumulative DAG size of the file, the Tsize its folder links it with. */
+  dag_size: number;
+  /** `<cid>/<name>`: a directory holding just this file under its name (`ipfs add -w`), pinned. */
+  ipfs_link: string;
+  added_at: string;
+  source: Provenance;
+}
+
+/** `APP/uDRIVE/manifest.json`: the list of the drive, and the CID of its published tree. */
+export interface Manifest {
+  version: 1;
+  owner_email: string;
+  owner_hex_pubkey: string;
+  /** The drive's root directory (the four category folders), as `ipfs add -r` computes it; null when empty. */
+  root_cid: string | null;
+  folders: Partial<Record<DriveCategory, string>>;
+  total_size: number;
+  total_files: number;
+  updated_at: string;
+  files: ManifestEntry[];
+}
+
+export function emptyManifest(owner: { email: string; hex: string }, at: string): Manifest {
+  return {
+    version: 1,
+    owner_email: owner.email,
+    owner_hex_pubkey: owner.hex,
+    root_cid: null,
+    folders: {},
+    total_size: 0,
+    total_files: 0,
+    updated_at: at,
+    files: [],
+  };
+}
+
+function isManifest(value: unknown): value is Manifest {
+  const m = value as Manifest | null;
+  return (
+    typeof m === 'object' &&
+    m !== null &&
+    Array.isArray(m.files) &&
+    m.files.every((f) => typeof f?.path === 'string')
+  );
+}
+
+export async function readManifest(
+  path: string,
+  owner: { email: string; hex: string },
+  at: string,
+): Promise<Manifest> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyManifest(owner, at);
+    throw error;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = null;
+  }
+  // Written atomically, so a broken manifest was edited by hand: refuse rather than lose the list.
+  if (!isManifest(parsed))
+    throw new AppError(500, 'MANIFEST_UNREADABLE', 'The drive manifest is not readable.');
+  return { ...emptyManifest(owner, at), ...parsed };
+}
+
+/** Sorted by path, totals recomputed, written with temp file + rename. */
+export async function writeManifest(path: string, manifest: Manifest): Promise<void> {
+  manifest.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  manifest.total_files = manifest.files.length;
+  manifest.total_size = manifest.files.reduce((sum, f) => sum + f.size, 0);
+  await writeFileAtomic(path, `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o644 });
+}
+
+export function usedBytes(manifest: Manifest): number {
+  return manifest.files.reduce((sum, f) => sum + f.size, 0);
+}

@@ -1,0 +1,150 @@
+import { createReadStream } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { localTimestamp, type Clock } from '../clock.js';
+import { within } from '../fs/paths.js';
+import { AppError, NotFoundError } from '../http/errors.js';
+import type { UserRecord } from '../identity/user-files.js';
+import type { UserLookup } from '../identity/user-store.js';
+import { extensionForType } from './categories.js';
+import { DriveLocks } from './lock.js';
+import { readManifest, usedBytes, type Manifest, type ManifestEntry, type Provenance } from './manifest.js';
+import { parseDrivePath, sanitiseFileName } from './names.js';
+import { QuotaExceededError, StagingArea, type StagedFile } from './staging.js';
+import { sniffContentType } from './store/content-type.js';
+import { parseIpfsPath } from './store/ipfs-path.js';
+import { NotAFileError } from './store/types.js';
+import { DriveWriter, type DriveFileResult, type DriveStore } from './writer.js';
+
+export type { DriveFileResult, DriveStore };
+
+export interface DriveServiceDeps {
+  store: DriveStore;
+  users: Pick<UserLookup, 'dirFor'>;
+  clock: Clock;
+  logger: Logger;
+  quotaBytes: number;
+  /** Where uploads are received before they are accepted; on the same file system as DATA_ROOT. */
+  stagingDir: string;
+}
+
+const SWEEP_EVERY_MS = 3_600_000;
+
+/** A name for content that came without one: its CID, with the extension its first bytes suggest. */
+function nameForBareCid(cid: string, head: Uint8Array): string {
+  const extension = extensionForType(sniffContentType(head));
+  return extension ? `${cid}.${extension}` : cid;
+}
+
+/**
+ * Each user's drive: files in `APP/uDRIVE/<Category>/`, listed in `manifest.json`, published as one tree in
+ * the content store. Uploads are received and imported concurrently; only placing a file and rewriting the
+ * manifest happen one at a time per drive (DriveLocks), across processes too.
+ */
+export class DriveService {
+  readonly staging: StagingArea;
+  private readonly locks: DriveLocks;
+  private lastSweep = 0;
+
+  constructor(private readonly deps: DriveServiceDeps) {
+    this.staging = new StagingArea(deps.stagingDir);
+    this.locks = new DriveLocks(deps.logger);
+  }
+
+  get quotaBytes(): number {
+    return this.deps.quotaBytes;
+  }
+
+  driveDir(user: Pick<UserRecord, 'email'>): string {
+    return within(this.deps.users.dirFor(user.email), 'APP', 'uDRIVE');
+  }
+
+  /** The manifest as last written (no lock needed: it is always replaced whole). */
+  list(user: Pick<UserRecord, 'email' | 'hex'>): Promise<Manifest> {
+    const at = localTimestamp(this.deps.clock.now());
+    return readManifest(join(this.driveDir(user), 'manifest.json'), user, at);
+  }
+
+  /** Receives an upload before its owner is known: bounded by the quota itself. */
+  receive(content: AsyncIterable<Uint8Array>): Promise<StagedFile> {
+    return this.staging.receive(content, this.deps.quotaBytes);
+  }
+
+  /** Streams content straight into a user's drive (CLI, scraper downloads). */
+  async addStream(
+    user: UserRecord,
+    fileName: string,
+    content: AsyncIterable<Uint8Array>,
+    source: Provenance,
+  ): Promise<DriveFileResult> {
+    const room = this.deps.quotaBytes - usedBytes(await this.list(user));
+    const staged = await this.staging.receive(content, Math.max(0, room));
+    return this.commit(user, staged, { fileName, source });
+  }
+
+  /**
+   * Puts a staged upload into the user's drive and consumes it (moved in, or deleted on any failure).
+   * Importing into the store happens before taking the drive lock, so uploads of one user overlap.
+   */
+  async commit(
+    user: UserRecord,
+    staged: StagedFile,
+    input: { fileName: string; source: Provenance },
+  ): Promise<DriveFileResult> {
+    this.sweepSometimes();
+    try {
+      const name = sanitiseFileName(input.fileName);
+      if (usedBytes(await this.list(user)) + staged.size > this.deps.quotaBytes)
+        throw new QuotaExceededError(this.deps.quotaBytes);
+      // Not pinned on its own: the wrapper pinned under the lock covers it, and a refused upload leaves no pin.
+      const added = await this.deps.store.add(createReadStream(staged.path), { pin: false });
+      if (added.size !== staged.size)
+        throw new AppError(500, 'STORE_SIZE_MISMATCH', 'The content store did not receive the whole file.');
+      const driveDir = this.driveDir(user);
+      return await this.locks.run(driveDir, () =>
+        this.writer(user, driveDir).place({ staged, added, name, source: input.source }),
+      );
+    } finally {
+      await this.staging.discard(staged);
+    }
+  }
+
+  /**
+   * Copies a file of a public drive (`<cid>/<name>`, or a bare file CID) into the user's drive, under the
+   * category of its name, recording where it came from. Directories and files over the quota are refused.
+   */
+  async copyFrom(user: UserRecord, ipfsLink: string): Promise<DriveFileResult> {
+    const link = parseIpfsPath(ipfsLink);
+    const info = await this.deps.store.stat(link.path);
+    if (info.type !== 'file') throw new NotAFileError(link.path);
+    const room = this.deps.quotaBytes - usedBytes(await this.list(user));
+    if (info.size > room) throw new QuotaExceededError(this.deps.quotaBytes);
+    const staged = await this.staging.receive(this.deps.store.cat(link.path), Math.max(0, room));
+    const fileName = link.segments.at(-1) ?? nameForBareCid(info.cid, staged.head);
+    const source: Provenance = { kind: 'drive', ipfs_link: link.path, cid: info.cid };
+    return this.commit(user, staged, { fileName, source });
+  }
+
+  /** Removes a file (`Images/a.jpg`, relative to APP/uDRIVE) from the drive, the folder and the pins. */
+  async delete(user: UserRecord, filePath: string): Promise<{ entry: ManifestEntry; rootCid: string }> {
+    const target = parseDrivePath(filePath);
+    if (!target) throw new NotFoundError('FILE_NOT_FOUND', 'There is no such file in the drive.');
+    const driveDir = this.driveDir(user);
+    return this.locks.run(driveDir, () => this.writer(user, driveDir).remove(target.path));
+  }
+
+  private writer(user: UserRecord, driveDir: string): DriveWriter {
+    const { store, clock, logger, quotaBytes } = this.deps;
+    return new DriveWriter({ store, staging: this.staging, clock, logger, quotaBytes }, user, driveDir);
+  }
+
+  /** Staged files are compared with their mtimes, which are wall-clock time, hence Date.now(). */
+  private sweepSometimes(): void {
+    const now = Date.now();
+    if (now - this.lastSweep < SWEEP_EVERY_MS) return;
+    this.lastSweep = now;
+    void this.staging
+      .sweep(24 * SWEEP_EVERY_MS)
+      .catch((error: unknown) => this.deps.logger.warn({ err: error }, 'drive: staging sweep failed'));
+  }
+}

@@ -1,0 +1,209 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { collect, once_ } from './helpers.js';
+import { addRecursiveCid, driveFixture, filesIn, type DriveFixture } from './drive-fixture.js';
+
+describe('drive service', () => {
+  let fx: DriveFixture;
+  beforeEach(async () => {
+    fx = await driveFixture({ quotaBytes: 1024 * 1024 });
+  });
+  afterEach(() => fx.close());
+
+  it('files an upload by extension, hashes it, and publishes the same root CID as `ipfs add -r`', async () => {
+    const alice = fx.user('alice@example.org');
+    const result = await fx.addText(alice, 'hello.txt', 'hello world\n');
+    expect(result.entry).toMatchObject({
+      path: 'Documents/hello.txt',
+      file_type: 'document',
+      mime_type: 'text/plain',
+      size: 12,
+      sha256: 'a948904f2f0f479b8f8197694b30184b0d2ed1c1cd2a1ec0fb85d299a192a447',
+      cid: 'QmT78zSuBmuS4z925WZfrqQ1qHaJ56DQaTfyMUF7F8ff5o',
+      source: { kind: 'cli' },
+    });
+    expect(result.filePath).toBe('APP/uDRIVE/Documents/hello.txt');
+    const driveDir = fx.drive.driveDir(alice);
+    expect(result.targetDirectory).toBe(join(driveDir, 'Documents'));
+    expect(await readFile(join(driveDir, 'Documents', 'hello.txt'), 'utf8')).toBe('hello world\n');
+    await fx.addText(alice, 'photo.JPEG', 'not really a jpeg');
+    const last = await fx.addText(alice, 'song.flac', 'la la la');
+    expect(last.entry.category).toBe('Music');
+
+    const manifest = await fx.drive.list(alice);
+    expect(manifest.files.map((f) => f.path)).toEqual([
+      'Documents/hello.txt',
+      'Images/photo.JPEG',
+      'Music/song.flac',
+    ]);
+    expect(manifest).toMatchObject({
+      root_cid: last.rootCid,
+      total_files: 3,
+      owner_email: 'alice@example.org',
+    });
+    expect(last.rootCid).toBe(await addRecursiveCid(driveDir));
+    expect((await fx.store.ls(last.rootCid)).map((e) => e.name)).toEqual([
+      'Documents',
+      'Images',
+      'Music',
+      'Videos',
+    ]);
+    // The file is reachable under its name through its wrapper, and the wrapper and the root are pinned.
+    expect((await collect(fx.store.cat(result.entry.ipfs_link))).toString()).toBe('hello world\n');
+    const pins = await fx.store.pins();
+    expect(pins).toContain(last.rootCid);
+    expect(pins).not.toContain(result.rootCid);
+    expect(pins).toContain(result.entry.ipfs_link.split('/')[0]);
+  });
+
+  it('keeps Unicode names, strips paths and leading dots, and numbers collisions', async () => {
+    const bob = fx.user('bob@example.org');
+    const names = [];
+    for (const name of [
+      'été.jpg',
+      '../../x',
+      '..\\..\\evil.png',
+      '.bashrc',
+      'a.jpg',
+      'a.jpg',
+      'a.jpg',
+      'e\u0301te\u0301.jpg',
+    ])
+      names.push((await fx.addText(bob, name, `content of ${name}`)).entry.path);
+    expect(names).toEqual([
+      'Images/été.jpg',
+      'Documents/x',
+      'Images/evil.png',
+      'Documents/bashrc',
+      'Images/a.jpg',
+      'Images/a (1).jpg',
+      'Images/a (2).jpg',
+      'Images/été (1).jpg', // NFD from macOS is the same name as NFC
+    ]);
+    const drive = await filesIn(fx.drive.driveDir(bob));
+    expect(drive.filter((f) => f.includes('..') || f.startsWith('x'))).toEqual([]);
+    expect(drive).toContain(join('Images', 'été.jpg'));
+  });
+
+  it('keeps all of 20 concurrent uploads of one user, across two processes, with one consistent root', async () => {
+    const carol = fx.user('carol@example.org');
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        (i % 2 ? fx.drive : fx.otherProcess).addStream(carol, 'same.txt', once_(Buffer.from(`n°${i}`)), {
+          kind: 'upload',
+        }),
+      ),
+    );
+    const manifest = await fx.drive.list(carol);
+    expect(manifest.total_files).toBe(20);
+    expect(new Set(manifest.files.map((f) => f.name)).size).toBe(20);
+    expect(new Set(results.map((r) => r.entry.path)).size).toBe(20);
+    expect(manifest.root_cid).toBe(await addRecursiveCid(fx.drive.driveDir(carol)));
+    // Exactly one of the twenty successive roots is still pinned: the current one.
+    const pins = new Set(await fx.store.pins());
+    expect(results.filter((r) => pins.has(r.rootCid)).map((r) => r.rootCid)).toEqual([manifest.root_cid]);
+  });
+
+  it('deletes (unknown 404, escaping 400) and a re-upload gives back the same root', async () => {
+    const dave = fx.user('dave@example.org');
+    const before = await fx.addText(dave, 'keep.txt', 'keep');
+    const added = await fx.addText(dave, 'photo.png', 'png bytes');
+    const removed = await fx.drive.delete(dave, 'Images/photo.png');
+    expect(removed.rootCid).toBe(before.rootCid);
+    expect(await filesIn(join(fx.drive.driveDir(dave), 'Images'))).toEqual([]);
+    expect(await fx.store.pins()).not.toContain(added.entry.ipfs_link.split('/')[0]);
+    const again = await fx.addText(dave, 'photo.png', 'png bytes');
+    expect(again.entry.path).toBe('Images/photo.png');
+    expect(again.rootCid).toBe(added.rootCid);
+    await expect(fx.drive.delete(dave, 'APP/uDRIVE/Images/photo.png')).resolves.toBeTruthy();
+    await expect(fx.drive.delete(dave, 'Images/photo.png')).rejects.toMatchObject({ statusCode: 404 });
+    await expect(fx.drive.delete(dave, 'Images/../../HEX')).rejects.toMatchObject({ statusCode: 400 });
+    await expect(fx.drive.delete(dave, '/etc/passwd')).rejects.toMatchObject({ statusCode: 400 });
+    await expect(fx.drive.delete(dave, 'manifest.json')).rejects.toMatchObject({ statusCode: 404 });
+  });
+
+  it('refuses what exceeds the quota and leaves nothing behind, nor after a broken stream', async () => {
+    const erin = fx.user('erin@example.org');
+    await fx.addText(erin, 'small.txt', 'x'.repeat(600 * 1024));
+    const driveDir = fx.drive.driveDir(erin);
+    const before = await fx.drive.list(erin);
+    await expect(fx.addText(erin, 'big.txt', 'y'.repeat(500 * 1024))).rejects.toMatchObject({
+      statusCode: 413,
+      code: 'QUOTA_EXCEEDED',
+    });
+    async function* broken() {
+      yield Buffer.alloc(1000);
+      throw new Error('connection reset');
+    }
+    await expect(fx.drive.addStream(erin, 'half.txt', broken(), { kind: 'upload' })).rejects.toThrow('reset');
+    expect(await fx.drive.list(erin)).toEqual(before);
+    expect(await filesIn(join(driveDir, 'Documents'))).toEqual(['small.txt']);
+    expect(await filesIn(join(fx.root, '.drive-staging'))).toEqual([]);
+  });
+
+  it('settles an upload interrupted between placing the file and writing the manifest', async () => {
+    const fay = fx.user('fay@example.org');
+    const first = await fx.addText(fay, 'one.txt', 'one');
+    const driveDir = fx.drive.driveDir(fay);
+    // What a crash right after the rename leaves: the file in its folder and the journal record.
+    const entry = { ...first.entry, path: 'Documents/two.txt', name: 'two.txt' };
+    await writeFile(join(driveDir, 'Documents', 'two.txt'), 'one');
+    await mkdir(join(driveDir, '.journal'), { recursive: true });
+    const record = {
+      staged: join(fx.root, '.drive-staging', '.gone.part'),
+      final: join(driveDir, 'Documents', 'two.txt'),
+      entry,
+    };
+    await writeFile(join(driveDir, '.journal', 'r1.json'), JSON.stringify(record));
+    // And a crash before the rename: only the staged file and its record.
+    await mkdir(join(fx.root, '.drive-staging'), { recursive: true });
+    await writeFile(join(fx.root, '.drive-staging', '.left.part'), 'half');
+    const lost = {
+      ...record,
+      staged: join(fx.root, '.drive-staging', '.left.part'),
+      final: join(driveDir, 'Documents', 'three.txt'),
+      entry: { ...entry, path: 'Documents/three.txt' },
+    };
+    await writeFile(join(driveDir, '.journal', 'r2.json'), JSON.stringify(lost));
+
+    const next = await fx.addText(fay, 'four.txt', 'four');
+    const manifest = await fx.drive.list(fay);
+    expect(manifest.files.map((f) => f.path)).toEqual([
+      'Documents/four.txt',
+      'Documents/one.txt',
+      'Documents/two.txt',
+    ]);
+    expect(next.rootCid).toBe(await addRecursiveCid(driveDir));
+    expect(await filesIn(join(driveDir, '.journal'))).toEqual([]);
+    expect(await filesIn(join(fx.root, '.drive-staging'))).toEqual([]);
+  });
+
+  it('copies a file another user published, by <cid>/<name> or bare CID, and refuses directories', async () => {
+    const alice = fx.user('alice@example.org');
+    const bob = fx.user('bob@example.org');
+    const published = await fx.addText(alice, 'recette.pdf', '%PDF-1.4 tarte aux pommes');
+    const copy = await fx.drive.copyFrom(bob, published.entry.ipfs_link);
+    expect(copy.entry).toMatchObject({
+      path: 'Documents/recette.pdf',
+      cid: published.entry.cid,
+      sha256: published.entry.sha256,
+      source: { kind: 'drive', ipfs_link: published.entry.ipfs_link, cid: published.entry.cid },
+    });
+    const bare = await fx.drive.copyFrom(bob, `/ipfs/${published.entry.cid}`);
+    expect(bare.entry.path).toBe(`Documents/${published.entry.cid}.pdf`);
+    const viaRoot = await fx.drive.copyFrom(bob, `${published.rootCid}/Documents/recette.pdf`);
+    expect(viaRoot.entry.path).toBe('Documents/recette (1).pdf');
+    await expect(fx.drive.copyFrom(bob, published.rootCid)).rejects.toMatchObject({ code: 'NOT_A_FILE' });
+    await expect(fx.drive.copyFrom(bob, 'nonsense')).rejects.toMatchObject({ code: 'INVALID_IPFS_PATH' });
+    await expect(fx.drive.copyFrom(bob, `${published.rootCid}/Documents/none.pdf`)).rejects.toMatchObject({
+      statusCode: 404,
+    });
+    const big = await fx.addText(alice, 'big.txt', 'z'.repeat(700 * 1024));
+    await fx.addText(bob, 'own.txt', 'o'.repeat(400 * 1024));
+    await expect(fx.drive.copyFrom(bob, big.entry.ipfs_link)).rejects.toMatchObject({
+      code: 'QUOTA_EXCEEDED',
+    });
+    expect((await fx.drive.list(bob)).total_files).toBe(4);
+  });
+});
