@@ -13,6 +13,7 @@ import { identityRoutes } from './identity/routes.js';
 import { createLedger } from './economy/cached-ledger.js';
 import type { Ledger } from './economy/ledger.js';
 import { economyRoutes } from './economy/routes.js';
+import { geoRoutes } from './geo/routes.js';
 import { viewAssetRoutes } from './http/views.js';
 import { registerAuth } from './auth/plugin.js';
 import { authRoutes } from './auth/routes.js';
@@ -72,6 +73,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(identityRoutes);
   await app.register(viewAssetRoutes);
   await app.register(economyRoutes);
+  await app.register(geoRoutes);
   await app.register(authRoutes);
   return app;
 }

@@ -43,6 +43,7 @@ export class UserStore {
   private readonly byHex = new Map<string, string>();
   private watcher: FSWatcher | null = null;
   private lastRescan = 0;
+  private changes = 0;
 
   private constructor(
     readonly usersRoot: string,
@@ -72,6 +73,11 @@ export class UserStore {
 
   get size(): number {
     return this.byEmail.size;
+  }
+
+  /** Grows whenever a user is added, changed or removed: derived indexes rebuild when it moves. */
+  get version(): number {
+    return this.changes;
   }
 
   async findByEmail(email: string): Promise<UserRecord | null> {
@@ -140,12 +146,16 @@ export class UserStore {
     if (previous && previous.hex !== record.hex) this.byHex.delete(previous.hex);
     this.byEmail.set(record.email, record);
     this.byHex.set(record.hex, record.email);
+    this.changes++;
   }
 
   private forget(email: string): void {
     const previous = this.byEmail.get(email);
-    if (previous) this.byHex.delete(previous.hex);
-    this.byEmail.delete(email);
+    if (previous) {
+      this.byHex.delete(previous.hex);
+      this.byEmail.delete(email);
+      this.changes++;
+    }
   }
 
   private async load(email: string): Promise<UserRecord | null> {

@@ -1,0 +1,121 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from 'typebox';
+import { PROJECT_ROOT } from '../config/config.js';
+import { BadRequestError } from '../http/errors.js';
+import { errorResponses } from '../http/schemas.js';
+import { pageContext, sendHtml, sharedViews } from '../http/views.js';
+import { parseCoordinate } from './coordinates.js';
+import { SystemReport, type SystemQuery } from './system.js';
+import { UserGridIndex } from './user-index.js';
+
+const VERSION = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string })
+  .version;
+
+const Query = Type.Object({
+  lat: Type.Optional(Type.String({ maxLength: 32 })),
+  lon: Type.Optional(Type.String({ maxLength: 32 })),
+  deg: Type.Optional(Type.String({ maxLength: 32 })),
+  html: Type.Optional(Type.String()),
+  lang: Type.Optional(Type.String()),
+});
+
+const Umap = Type.Object({
+  LAT: Type.Number(),
+  LON: Type.Number(),
+  SECTOR: Type.String(),
+  REGION: Type.String(),
+  USERS: Type.Integer(),
+});
+
+const SystemBody = Type.Object({
+  version: Type.String(),
+  DATE: Type.String(),
+  uSPOT: Type.String(),
+  myRELAY: Type.String(),
+  IPFSNODEID: Type.Union([Type.String(), Type.Null()]),
+  myIPFS: Type.String(),
+  UPLANETG1PUB: Type.String(),
+  G1: Type.Union([Type.Number(), Type.Null()]),
+  ZEN: Type.Union([Type.Number(), Type.Null()]),
+  CENTER: Type.Optional(Type.Object({ LAT: Type.Number(), LON: Type.Number(), DEG: Type.Number() })),
+  CLOSEST_UMAPs: Type.Array(Type.Intersect([Umap, Type.Object({ DISTANCE_KM: Type.Number() })])),
+  NOSTR: Type.Array(
+    Type.Object({
+      EMAIL: Type.String(),
+      HEX: Type.String(),
+      LAT: Type.Number(),
+      LON: Type.Number(),
+      G1PUBNOSTR: Type.Union([Type.String(), Type.Null()]),
+      ZEN: Type.Union([Type.Number(), Type.Null()]),
+    }),
+  ),
+  UMAPs: Type.Array(Umap),
+});
+
+function readQuery(query: Static<typeof Query>): SystemQuery {
+  const given = (value: string | undefined) => value !== undefined && value !== '';
+  if (!given(query.lat) && !given(query.lon)) {
+    if (given(query.deg)) throw new BadRequestError('INVALID_COORDINATES', 'deg needs lat and lon.');
+    return { center: null, deg: 0 };
+  }
+  const lat = parseCoordinate(query.lat, 90);
+  const lon = parseCoordinate(query.lon, 180);
+  const deg = given(query.deg) ? parseCoordinate(query.deg, 180) : 1;
+  if (lat === null || lon === null || deg === null || deg <= 0) {
+    throw new BadRequestError(
+      'INVALID_COORDINATES',
+      'lat (±90), lon (±180) and deg (the window side, 0.01 to 180 degrees) must be decimal numbers.',
+    );
+  }
+  return { center: { lat, lon }, deg };
+}
+
+/** True when a browser asks for the page rather than the JSON. */
+function prefersHtml(accept: string | undefined, html: string | undefined): boolean {
+  if (html !== undefined) return true;
+  const type = (accept ?? '').split(',')[0]?.trim() ?? '';
+  return type.startsWith('text/html');
+}
+
+export async function geoRoutes(app: FastifyInstance): Promise<void> {
+  const views = await sharedViews();
+  const report = new SystemReport({
+    config: app.config,
+    clock: app.clock,
+    users: new UserGridIndex(app.users),
+    ledger: app.ledger,
+    logger: app.log as never,
+  });
+
+  app.get<{ Querystring: Static<typeof Query> }>(
+    '/',
+    {
+      schema: {
+        summary: "The station's system JSON: wallets, and local users and UMAP cells around (lat, lon)",
+        tags: ['station'],
+        produces: ['application/json', 'text/html'],
+        querystring: Query,
+        response: { 200: SystemBody, ...errorResponses(400) },
+      },
+    },
+    async (request, reply) => {
+      const data = await report.get(readQuery(request.query));
+      const body = {
+        version: VERSION,
+        uSPOT: `${request.protocol}://${request.host}`,
+        myRELAY: app.relay.url,
+        IPFSNODEID: app.config.ipfsNodeId,
+        myIPFS: app.config.ipfsGateway,
+        UPLANETG1PUB: app.config.wallets.distribution,
+        ...data,
+      };
+      if (!prefersHtml(request.headers.accept, request.query.html)) return body;
+      return sendHtml(
+        reply,
+        views.render('system', { ...pageContext(request), title: 'UPlanet', system: body }),
+      );
+    },
+  );
+}
