@@ -1,21 +1,34 @@
-// PM2 process file: `npm run build && pm2 start ecosystem.config.cjs`.
-// Configuration comes from the environment (see README "Configuration"); set it here under `env`.
+// PM2 process file. Build once, then start:  npm run build && npx pm2 start ecosystem.config.cjs
+// Configuration comes from the environment (README, "Configuration"): export it before `pm2 start`, or add
+// it under `env` below. Logs go to TMP_DIR (default ~/.zen/tmp) next to the scraper logs.
+const { homedir } = require('node:os');
+const { join } = require('node:path');
+
+const logDir = process.env.TMP_DIR || join(process.env.HOME || homedir(), '.zen', 'tmp');
+
 module.exports = {
   apps: [
     {
       name: 'uplanet-station',
       script: 'dist/src/main.js',
       cwd: __dirname,
-      exec_mode: 'fork',
-      instances: 1,
-      // The service stops in order on SIGTERM (HTTP, streams, relay); give it that long before SIGKILL.
+      // One process is enough for a station (see README, "Benchmarks"). Cluster mode is safe: payment
+      // journal, drive locks, auth replay records and scraper markers are shared files under TMP_DIR and
+      // DATA_ROOT, and only one worker wins the embedded relay's port. Rate limits then count per worker.
+      exec_mode: process.env.STATION_INSTANCES ? 'cluster' : 'fork',
+      instances: Number(process.env.STATION_INSTANCES || 1),
+      // The service stops in order on SIGTERM (HTTP, streams, relay) within 10 s; PM2 waits that long.
       kill_timeout: 12000,
+      listen_timeout: 15000,
       max_memory_restart: '1G',
-      restart_delay: 2000,
+      autorestart: true,
       exp_backoff_restart_delay: 500,
       max_restarts: 50,
-      time: true,
+      min_uptime: '10s',
+      out_file: join(logDir, 'uplanet-station.out.log'),
+      error_file: join(logDir, 'uplanet-station.err.log'),
       merge_logs: true,
+      time: true,
       env: {
         NODE_ENV: 'production',
       },

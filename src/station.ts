@@ -28,14 +28,21 @@ async function ensureRelay(config: Config, logger: Logger): Promise<EmbeddedRela
     if (!isLoopbackUrl(config.relayUrl) || (await relayAnswers(config.relayUrl))) return null;
   }
   const target = new URL(config.relayUrl);
-  const relay = await startEmbeddedRelay({
-    host: target.hostname.replace(/^\[|\]$/g, ''),
-    port: Number(target.port || 80),
-    persistPath: join(config.dataRoot, 'relay', 'events.jsonl'),
-    logger,
-  });
-  logger.info({ url: relay.url }, 'embedded relay started (nothing answered at RELAY_URL)');
-  return relay;
+  try {
+    const relay = await startEmbeddedRelay({
+      host: target.hostname.replace(/^\[|\]$/g, ''),
+      port: Number(target.port || 80),
+      persistPath: join(config.dataRoot, 'relay', 'events.jsonl'),
+      logger,
+    });
+    logger.info({ url: relay.url }, 'embedded relay started (nothing answered at RELAY_URL)');
+    return relay;
+  } catch (error) {
+    // Another worker of a PM2 cluster won the race for the port: use its relay like any other.
+    if (config.embeddedRelay === 'auto' && (error as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      return null;
+    throw error;
+  }
 }
 
 /** Starts the whole service: relay (or embedded relay), user store, relay client and streams, HTTP API. */
