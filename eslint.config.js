@@ -19,6 +19,11 @@ export default tseslint.config(
     rules: { 'no-console': 'off' },
   },
   {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['test/**', 'bench/**', 'scripts/**', 'src/cli/**'],
     rules: { 'no-console': 'off' },
   },
