@@ -14,13 +14,13 @@ export interface RunResult {
   stderr: string;
 }
 
-/** Runs a shipped script the way the scheduler does: no shell, arguments as given, a bounded time. */
+/** Runs a shipped script the way the scheduler does: no shell, TMP_DIR as working directory, a bounded time. */
 export function runScript(name: string, args: string[], env: NodeJS.ProcessEnv): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     execFile(
       join(SCRIPTS, name),
       args,
-      { env, cwd: PROJECT_ROOT, timeout: 90_000, maxBuffer: 4 * 1024 * 1024 },
+      { env, cwd: env.TMP_DIR ?? PROJECT_ROOT, timeout: 90_000, maxBuffer: 4 * 1024 * 1024 },
       (error, stdout, stderr) => {
         if (error && typeof error.code !== 'number') {
           reject(error);
@@ -63,7 +63,9 @@ export async function createStation(): Promise<TestStation> {
     TMP_DIR: tmpDir,
     SCRIPTS_DIR: SCRIPTS,
     STATION_URL: 'http://127.0.0.1:9',
-    STATION_CLI: `${process.execPath} --import tsx ${join(PROJECT_ROOT, 'src', 'cli', 'main.ts')}`,
+    // The tsx loader by absolute URL: scripts run with TMP_DIR as working directory, where a bare `tsx`
+    // specifier would not resolve.
+    STATION_CLI: `${process.execPath} --import ${import.meta.resolve('tsx')} ${join(PROJECT_ROOT, 'src', 'cli', 'main.ts')}`,
     LOG_LEVEL: 'warn',
   };
   return {
