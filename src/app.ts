@@ -19,6 +19,8 @@ import { registerAuth } from './auth/plugin.js';
 import { authRoutes } from './auth/routes.js';
 import type { AuthServices } from './auth/services.js';
 import type { RelayLink } from './relay/link.js';
+import { StationView } from './view/station-view.js';
+import { viewRoutes } from './view/routes.js';
 
 /** Everything the HTTP surface needs, built by `main.ts` (or by a test with temp dirs and loopback servers). */
 export interface AppDeps {
@@ -30,6 +32,8 @@ export interface AppDeps {
   ledger?: Ledger;
   auth: AuthServices;
   relay: RelayLink;
+  /** The relay view fed by the event streams; an empty one when absent (no streams in this process). */
+  view?: StationView;
 }
 
 declare module 'fastify' {
@@ -40,6 +44,7 @@ declare module 'fastify' {
     ledger: Ledger;
     auth: AuthServices;
     relay: RelayLink;
+    view: StationView;
   }
 }
 
@@ -62,6 +67,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('ledger', deps.ledger ?? createLedger(deps.config, deps.clock, deps.logger));
   app.decorate('auth', deps.auth);
   app.decorate('relay', deps.relay);
+  app.decorate('view', deps.view ?? new StationView());
 
   registerErrorHandling(app);
   await registerProtection(app, deps.config);
@@ -75,5 +81,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(economyRoutes);
   await app.register(geoRoutes);
   await app.register(authRoutes);
+  await app.register(viewRoutes);
   return app;
 }

@@ -6,6 +6,9 @@ import { RelayClient } from '../streams/relay-client.js';
 import { STATION_KINDS } from '../streams/kinds.js';
 import { startStreams } from '../streams/index.js';
 import { buildApp } from './app.js';
+import { PayeeResolver } from './economy/payments/payee.js';
+import { createPayments } from './economy/payments/service.js';
+import { StationView } from './view/station-view.js';
 import { createAuthServices } from './auth/services.js';
 import { systemClock, unixSeconds, type Clock } from './clock.js';
 import type { Config } from './config/config.js';
@@ -69,11 +72,17 @@ export async function startStation(
     logger,
   });
   const auth = await createAuthServices({ config, clock, relay: client, logger });
-  const streams = startStreams({ client, auth, logger });
+  // The station's view of the relay (profiles, follows, videos, playlists, geo notes) and the like payments.
+  const view = new StationView();
+  const payees = new PayeeResolver({ users, profiles: view, relay: client, logger });
+  const payments = await createPayments({ config, clock, users, payees, logger });
+  const eventStreams = { view, users, payments, errors: view.errors };
+  const streams = startStreams({ ...eventStreams, client, auth, logger });
   client.start();
   auth.start();
+  payments.start();
 
-  const app = await buildApp({ config, clock, logger, users, auth, relay: client });
+  const app = await buildApp({ config, clock, logger, users, auth, relay: client, view });
   const url = await app.listen({ port: config.port, host: config.host });
   logger.info({ url, relay: relayUrl }, 'station service listening');
 
@@ -85,6 +94,8 @@ export async function startStation(
     close: async () => {
       await app.close();
       streams.unsubscribe();
+      // Waits for the transfers already running, so their outcome is journaled.
+      await payments.stop();
       auth.stop();
       await client.stop();
       users.close();

@@ -6,6 +6,8 @@ import type { CliCommand } from './command.js';
 /** Sub-commands load lazily so `station users list` does not pay for the scraper or the drive. */
 const COMMANDS: Record<string, () => Promise<{ command: CliCommand }>> = {
   users: () => import('./users.js'),
+  payments: () => import('./payments.js'),
+  scrape: () => import('./scrape.js'),
 };
 
 function usage(): string {

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeSs58 } from '../identity/ss58.js';
 import { deriveStationWallets, type StationWallets } from '../identity/keys.js';
+import { parseTemplate } from '../economy/payments/command.js';
 import {
   absolutePath,
   addressList,
@@ -58,8 +59,23 @@ export interface Config {
   trustedProxies: string[];
   paymentCommand: string | null;
   paymentDailyCapZen: number;
+  paymentConcurrency: number;
+  paymentTimeoutSeconds: number;
+  paymentMaxAttempts: number;
   driveQuotaBytes: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+/** The template is split once here so a typo stops start-up instead of failing every like. */
+function paymentCommand(env: Env): string | null {
+  const value = raw(env, 'PAYMENT_COMMAND');
+  if (value === undefined) return null;
+  try {
+    parseTemplate(value);
+  } catch (error) {
+    throw new ConfigError('PAYMENT_COMMAND', (error as Error).message);
+  }
+  return value;
 }
 
 function walletOverride(env: Env, name: string): string | undefined {
@@ -130,8 +146,11 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
     },
     trustedIps: addressList(env, 'TRUSTED_IPS', ['127.0.0.1', '::1']),
     trustedProxies: addressList(env, 'TRUSTED_PROXIES', []),
-    paymentCommand: raw(env, 'PAYMENT_COMMAND') ?? null,
+    paymentCommand: paymentCommand(env),
     paymentDailyCapZen: integer(env, 'PAYMENT_DAILY_CAP', 100, 1, 1_000_000),
+    paymentConcurrency: integer(env, 'PAYMENT_CONCURRENCY', 2, 1, 32),
+    paymentTimeoutSeconds: integer(env, 'PAYMENT_TIMEOUT', 120, 1, 3_600),
+    paymentMaxAttempts: integer(env, 'PAYMENT_MAX_ATTEMPTS', 5, 1, 100),
     driveQuotaBytes: integer(env, 'DRIVE_QUOTA_MB', 650, 1, 1_000_000) * 1024 * 1024,
     logLevel: oneOf(
       env,

@@ -1,0 +1,131 @@
+import type { FastifyInstance } from 'fastify';
+import type { Static } from 'typebox';
+import { parseCoordinate } from '../geo/coordinates.js';
+import { BadRequestError, NotFoundError } from '../http/errors.js';
+import { errorResponses } from '../http/schemas.js';
+import { parsePubkey } from '../identity/pubkey.js';
+import { umapOf } from './geo.js';
+import {
+  FollowsBody,
+  GeoBody,
+  GeoQuery,
+  PlaylistBody,
+  ProfileBody,
+  PubkeyParams,
+  StatsBody,
+  VideosBody,
+} from './schemas.js';
+import type { StationView } from './station-view.js';
+
+type PubkeyRequest = { Params: Static<typeof PubkeyParams> };
+
+const TAGS = ['view'];
+const MAX_DEG = 1;
+
+function hexOf(input: string): string {
+  const parsed = parsePubkey(input);
+  if (!parsed)
+    throw new BadRequestError('BAD_PUBKEY', 'The public key must be an npub or 64 hex characters.');
+  return parsed.hex;
+}
+
+function windowSide(text: string | undefined): number {
+  if (text === undefined || text === '') return 0.01;
+  const deg = /^\d*\.?\d+$/.test(text.trim()) ? Number(text) : NaN;
+  if (!(deg >= 0.01 && deg <= MAX_DEG))
+    throw new BadRequestError('BAD_DEG', `deg must be a number of degrees from 0.01 to ${MAX_DEG}.`);
+  return deg;
+}
+
+/**
+ * Read-only JSON of the station view (kinds 0, 1, 3, 21/22, 10001 as last seen on the relay). Registered
+ * always; a process without streams serves an empty view.
+ */
+export async function viewRoutes(app: FastifyInstance): Promise<void> {
+  const view: StationView = app.view;
+  const byKey = (summary: string, body: object) => ({
+    schema: {
+      summary,
+      tags: TAGS,
+      params: PubkeyParams,
+      response: { 200: body, ...errorResponses(400, 404) },
+    },
+  });
+
+  app.get<PubkeyRequest>(
+    '/api/view/profile/:pubkey',
+    byKey('Newest kind-0 profile of a key', ProfileBody),
+    (request) => {
+      const profile = view.profile(hexOf(request.params.pubkey));
+      if (!profile)
+        throw new NotFoundError('PROFILE_NOT_FOUND', 'No profile of this key has been seen on the relay.');
+      return profile;
+    },
+  );
+
+  app.get<PubkeyRequest>(
+    '/api/view/follows/:pubkey',
+    byKey('Newest follow list (kind 3) of a local user', FollowsBody),
+    (request) => {
+      const follows = view.followsOf(hexOf(request.params.pubkey));
+      if (!follows)
+        throw new NotFoundError('FOLLOWS_NOT_FOUND', 'No follow list of this local user has been seen.');
+      return { ...follows, count: follows.follows.length };
+    },
+  );
+
+  app.get<PubkeyRequest>(
+    '/api/view/videos/:pubkey',
+    byKey('Videos (kinds 21/22) of a local user, newest first', VideosBody),
+    (request) => {
+      const pubkey = hexOf(request.params.pubkey);
+      const videos = view.videosOf(pubkey);
+      return { pubkey, videos, count: videos.length };
+    },
+  );
+
+  app.get<PubkeyRequest>(
+    '/api/view/playlists/:pubkey',
+    byKey('Newest playlist (kind 10001) of a local user', PlaylistBody),
+    (request) => {
+      const playlist = view.playlistOf(hexOf(request.params.pubkey));
+      if (!playlist)
+        throw new NotFoundError('PLAYLIST_NOT_FOUND', 'No playlist of this local user has been seen.');
+      return playlist;
+    },
+  );
+
+  app.get<{ Querystring: Static<typeof GeoQuery> }>(
+    '/api/geo/messages',
+    {
+      schema: {
+        summary: 'Geo-tagged notes (kind 1) of the UMAP cells around a point, newest first',
+        tags: TAGS,
+        querystring: GeoQuery,
+        response: { 200: GeoBody, ...errorResponses(400) },
+      },
+    },
+    (request) => {
+      const lat = parseCoordinate(request.query.lat, 90);
+      const lon = parseCoordinate(request.query.lon, 180);
+      if (lat === null || lon === null)
+        throw new BadRequestError('BAD_COORDINATES', 'lat and lon must be decimal degrees within range.');
+      const deg = windowSide(request.query.deg);
+      const center = { lat, lon };
+      const messages = view.geoMessages(center, deg, request.query.limit ?? 100);
+      return { center, umap: umapOf(center), deg, count: messages.length, messages };
+    },
+  );
+
+  app.get(
+    '/api/view/stats',
+    {
+      schema: {
+        summary: 'Sizes of the station view and per-stream event counts',
+        tags: TAGS,
+        response: { 200: StatsBody },
+      },
+    },
+    () => ({ sizes: view.sizes(), counts: view.counts, stream_errors: view.errors }),
+  );
+}
