@@ -57,7 +57,7 @@ describe('the service process', () => {
       IPFS_GATEWAY: 'http://127.0.0.1:0',
     });
     const url = await listening;
-    const health = async () => (await fetch(`${url}/health`)).json();
+    const health = async () => (await (await fetch(`${url}/health`)).json()) as { relay: string };
     await waitFor(async () => (await health()).relay === 'connected');
     expect(await health()).toMatchObject({ status: 'ok', relay: 'connected' });
     const registered = await fetch(`${url}/g1nostr`, {

@@ -22,7 +22,12 @@ export function keyFromSecret(sk: Uint8Array): TestKey {
 export function signEvent(key: TestKey, template: Partial<EventTemplate> & { kind: number }) {
   const given = Object.fromEntries(Object.entries(template).filter(([, value]) => value !== undefined));
   return finalizeEvent(
-    { created_at: Math.floor(Date.now() / 1000), tags: [], content: '', ...given } as EventTemplate,
+    {
+      created_at: Math.floor(Date.now() / 1000),
+      tags: [],
+      content: '',
+      ...given,
+    } as unknown as EventTemplate,
     key.sk,
   );
 }

@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import { Relay } from 'nostr-tools/relay';
-import type { NostrEvent } from 'nostr-tools';
+import type { Filter, NostrEvent } from 'nostr-tools';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EmbeddedRelay } from '../../src/relay/embedded-relay.js';
 import { newKey, signEvent } from '../helpers/nostr.js';
 import { publish, startTestRelay, waitFor } from '../helpers/relay.js';
 import { tempDir } from '../helpers/temp.js';
 
-async function query(url: string, filter: object): Promise<NostrEvent[]> {
+async function query(url: string, filter: Filter): Promise<NostrEvent[]> {
   const relay = await Relay.connect(url);
   const events: NostrEvent[] = [];
   await new Promise<void>((resolve) => {
@@ -79,6 +79,6 @@ describe('embedded relay', () => {
       headers: { accept: 'application/nostr+json' },
     });
     expect(res.status).toBe(200);
-    expect((await res.json()).supported_nips).toContain(42);
+    expect(((await res.json()) as { supported_nips: number[] }).supported_nips).toContain(42);
   });
 });
