@@ -1,5 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
 import { registerOpenApi } from './http/openapi.js';
 import { registerProtection } from './http/protection.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -21,6 +22,9 @@ import type { AuthServices } from './auth/services.js';
 import type { RelayLink } from './relay/link.js';
 import { StationView } from './view/station-view.js';
 import { viewRoutes } from './view/routes.js';
+import { assetRoutes } from './http/assets.js';
+import { cookieRoutes } from './cookies/routes.js';
+import { CookieVault } from './cookies/vault.js';
 
 /** Everything the HTTP surface needs, built by `main.ts` (or by a test with temp dirs and loopback servers). */
 export interface AppDeps {
@@ -68,10 +72,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('auth', deps.auth);
   app.decorate('relay', deps.relay);
   app.decorate('view', deps.view ?? new StationView());
+  app.decorate('cookies', new CookieVault({ users: deps.users, clock: deps.clock }));
 
   registerErrorHandling(app);
   await registerProtection(app, deps.config);
   await app.register(formbody, { bodyLimit: 64 * 1024 });
+  // Multipart is registered here once, for every upload route (cookie intake and the drive): register it
+  // nowhere else. One file per request; the drive quota bounds a file.
+  await app.register(multipart, {
+    limits: { fileSize: deps.config.driveQuotaBytes, files: 1, fields: 10, fieldSize: 64 * 1024 },
+  });
   await registerOpenApi(app);
   registerAuth(app, deps.auth.authenticator, deps.users);
 
@@ -82,5 +92,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(geoRoutes);
   await app.register(authRoutes);
   await app.register(viewRoutes);
+  await app.register(assetRoutes);
+  // HOOK(drive): pass `{ nonCookie }` so non-cookie files sent to /api/fileupload go to the drive.
+  await app.register(cookieRoutes, {});
   return app;
 }

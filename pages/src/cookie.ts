@@ -1,0 +1,175 @@
+// The cookie page: connect a NOSTR key, upload a cookie export, list and delete the owner's cookie files.
+import { renderList } from './cookie/list.js';
+import type { CookieEntry, Labels, UploadAnswer } from './cookie/types.js';
+import { byId, element, readData, shortKey } from './lib/dom.js';
+import { ApiError, errorText, fetchJson, sendWithProgress } from './lib/http.js';
+import { multipartBody } from './lib/multipart.js';
+import { nip98Authorization, stationUrl } from './lib/nip98.js';
+import { hasExtension, nip07Signer, secretKeySigner, SignerError, type Signer } from './lib/signer.js';
+
+const root = byId('cookie-app');
+const t = readData<Labels>(root, 'labels');
+const lang = root.dataset.lang ?? 'fr';
+
+const keyStatus = byId('key-status');
+const keyChoices = byId('key-choices');
+const forgetButton = byId<HTMLButtonElement>('forget-key');
+const nsecForm = byId<HTMLFormElement>('nsec-form');
+const nsecInput = byId<HTMLInputElement>('nsec');
+const uploadForm = byId<HTMLFormElement>('upload-form');
+const fileInput = byId<HTMLInputElement>('cookie-file');
+const uploadButton = byId<HTMLButtonElement>('upload-button');
+const progress = byId<HTMLProgressElement>('upload-progress');
+const result = byId('upload-result');
+const refreshButton = byId<HTMLButtonElement>('refresh-list');
+const table = byId('cookie-table');
+const rows = byId('cookie-rows');
+const empty = byId('cookie-empty');
+const pageError = byId('page-error');
+
+let signer: Signer | null = null;
+
+function showError(error: unknown): void {
+  if (error instanceof SignerError) {
+    pageError.textContent =
+      error.reason === 'no-extension'
+        ? t.noExtension
+        : error.reason === 'bad-key'
+          ? t.badNsec
+          : t.extensionRefused;
+  } else {
+    pageError.textContent = `${t.failed}: ${errorText(error)}`;
+  }
+}
+
+function clearError(): void {
+  pageError.textContent = '';
+}
+
+function connect(next: Signer | null): void {
+  signer?.forget();
+  signer = next;
+  keyStatus.textContent = next ? `${t.connectedAs} ${shortKey(next.npub)}` : t.notConnected;
+  keyChoices.hidden = next !== null;
+  forgetButton.hidden = next === null;
+  uploadButton.disabled = next === null;
+  refreshButton.disabled = next === null;
+  if (next) void loadList();
+  else {
+    rows.replaceChildren();
+    table.hidden = true;
+    empty.hidden = true;
+  }
+}
+
+async function authorized(
+  path: string,
+  method: string,
+  payload?: string,
+): Promise<{ url: string; authorization: string }> {
+  if (!signer) throw new SignerError('bad-key', 'No key');
+  const url = stationUrl(path);
+  return { url, authorization: await nip98Authorization(signer, url, method, payload) };
+}
+
+async function loadList(): Promise<void> {
+  try {
+    const { url, authorization } = await authorized('/cookie', 'GET');
+    const list = await fetchJson<{ cookies: CookieEntry[]; count: number }>(url, {
+      headers: { authorization },
+    });
+    renderList({ rows, table, empty }, list.cookies, { t, lang, onRemove: removeCookie });
+  } catch (error) {
+    showError(error);
+  }
+}
+
+async function removeCookie(entry: CookieEntry): Promise<void> {
+  clearError();
+  try {
+    const { url, authorization } = await authorized(
+      `/cookie/${encodeURIComponent(entry.domain ?? entry.file)}`,
+      'DELETE',
+    );
+    await fetchJson(url, { method: 'DELETE', headers: { authorization } });
+    result.replaceChildren(element('p', { text: `${t.removed}: ${entry.domain ?? entry.file}` }));
+    await loadList();
+  } catch (error) {
+    showError(error);
+  }
+}
+
+function renderAnswer(answer: UploadAnswer): void {
+  const items: Array<[string, string | undefined]> = [
+    [t.fields.message, answer.message],
+    [t.fields.domain, answer.description],
+    [t.fields.file, answer.file_path],
+    [t.fields.time, answer.timestamp],
+  ];
+  const list = element('dl');
+  for (const [label, value] of items) {
+    if (typeof value !== 'string') continue;
+    list.append(element('dt', { text: label }), element('dd', { text: value }));
+  }
+  result.replaceChildren(element('p', { text: t.uploaded, attrs: { 'data-outcome': 'success' } }), list);
+}
+
+async function upload(file: File): Promise<void> {
+  if (!signer) return;
+  clearError();
+  uploadButton.disabled = true;
+  progress.value = 0;
+  progress.hidden = false;
+  result.replaceChildren(element('p', { text: t.uploading }));
+  try {
+    const form = await multipartBody({ npub: signer.npub }, file);
+    const { url, authorization } = await authorized('/api/fileupload', 'POST', form.sha256);
+    const answer = await sendWithProgress<UploadAnswer>(url, {
+      method: 'POST',
+      headers: { authorization, 'content-type': form.contentType, accept: 'application/json' },
+      body: form.body,
+      onProgress: (fraction) => (progress.value = Math.round(fraction * 100)),
+    });
+    progress.value = 100;
+    renderAnswer(answer);
+    uploadForm.reset();
+    await loadList();
+  } catch (error) {
+    const code = error instanceof ApiError ? error.code : 'ERROR';
+    result.replaceChildren(
+      element('p', { text: `${t.failed}: ${errorText(error)}`, attrs: { 'data-outcome': code } }),
+    );
+  } finally {
+    uploadButton.disabled = signer === null;
+  }
+}
+
+byId('use-extension').addEventListener('click', () => {
+  clearError();
+  if (!hasExtension()) return showError(new SignerError('no-extension', 'No extension'));
+  nip07Signer().then(connect, showError);
+});
+
+nsecForm.addEventListener('submit', (event) => {
+  event.preventDefault();
+  clearError();
+  const typed = nsecInput.value;
+  nsecInput.value = '';
+  try {
+    connect(secretKeySigner(typed));
+  } catch (error) {
+    showError(error);
+  }
+});
+
+forgetButton.addEventListener('click', () => connect(null));
+refreshButton.addEventListener('click', () => void loadList());
+
+uploadForm.addEventListener('submit', (event) => {
+  event.preventDefault();
+  const file = fileInput.files?.[0];
+  if (!file) return showError(new Error(t.chooseFile));
+  void upload(file);
+});
+
+root.dataset.ready = 'true';

@@ -1,0 +1,161 @@
+import { BadRequestError } from '../http/errors.js';
+import { normaliseCookieHost, siteOf } from './hosts.js';
+
+/**
+ * The Netscape cookie file format (curl, yt-dlp, "cookies.txt" browser extensions): an optional
+ * `# Netscape HTTP Cookie File` header, `#` comments, and data lines of 7 TAB-separated fields —
+ * domain, include-subdomains flag, path, secure flag, expiry (Unix seconds, 0 = session), name, value.
+ * `#HttpOnly_<domain>` lines are cookies, not comments. Pure: no I/O. Error details carry line numbers,
+ * never line content: cookie values are credentials and error details end up in logs.
+ */
+
+export type CookieLine =
+  | { kind: 'blank' }
+  | { kind: 'comment'; header: boolean }
+  | { kind: 'cookie'; hostColumn: string; httpOnly: boolean; expires: number }
+  | { kind: 'malformed' };
+
+const HEADER = /^#\s*(?:netscape\s+)?http\s+cookie\s+file\b/i;
+const HTTP_ONLY_PREFIX = /^#httponly_/i;
+const FLAG = /^(?:true|false)$/i;
+const EXPIRY = /^-?\d{1,20}(?:\.\d*)?$/;
+/** Latest second a JavaScript Date can hold; beyond it an expiry means "never" for our purposes. */
+const MAX_EXPIRY_SECONDS = 8.64e12;
+
+const UTF8_BOM_AS_LATIN1 = '\u00ef\u00bb\u00bf';
+
+/** A UTF-8 byte-order mark, whether the line was decoded as UTF-8 or as Latin-1. */
+export function stripBom(line: string): string {
+  if (line.startsWith('\ufeff')) return line.slice(1);
+  if (line.startsWith(UTF8_BOM_AS_LATIN1)) return line.slice(3);
+  return line;
+}
+
+export function classifyLine(rawLine: string): CookieLine {
+  const line = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine;
+  if (line.trim() === '') return { kind: 'blank' };
+  let httpOnly = false;
+  let data = line;
+  if (HTTP_ONLY_PREFIX.test(line)) {
+    httpOnly = true;
+    data = line.slice('#HttpOnly_'.length);
+  } else if (line.startsWith('#')) {
+    return { kind: 'comment', header: HEADER.test(line) };
+  }
+  // Six fields is a cookie whose empty value lost its trailing TAB to an editor; curl accepts it too.
+  const fields = data.split('\t');
+  if (fields.length < 6) return { kind: 'malformed' };
+  const [hostColumn = '', subdomains = '', , secure = '', expiry = ''] = fields;
+  if (hostColumn === '' || !FLAG.test(subdomains) || !FLAG.test(secure) || !EXPIRY.test(expiry)) {
+    return { kind: 'malformed' };
+  }
+  const seconds = Math.floor(Number(expiry));
+  return {
+    kind: 'cookie',
+    hostColumn,
+    httpOnly,
+    expires: seconds > 0 && seconds < MAX_EXPIRY_SECONDS ? seconds : 0,
+  };
+}
+
+/** How many bytes of an upload `looksLikeNetscapeCookies` wants to see. */
+export const COOKIE_SNIFF_BYTES = 64 * 1024;
+
+/**
+ * True when the first bytes of a file look like a Netscape cookie file: a header line, or any cookie-shaped
+ * line. Deliberately generous, whatever the file name: a false positive only keeps a file out of the public
+ * drive, a false negative would publish someone's session credentials.
+ */
+export function looksLikeNetscapeCookies(firstBytes: Uint8Array | string): boolean {
+  const text =
+    typeof firstBytes === 'string'
+      ? firstBytes
+      : Buffer.from(firstBytes.buffer, firstBytes.byteOffset, firstBytes.byteLength).toString('latin1');
+  const lines = stripBom(text).split('\n');
+  return lines.some((line) => {
+    const classified = classifyLine(line);
+    return classified.kind === 'cookie' || (classified.kind === 'comment' && classified.header);
+  });
+}
+
+export interface CookieScan {
+  /** Cookie lines, `#HttpOnly_` ones included. */
+  cookies: number;
+  header: boolean;
+  /** Registrable domains, sorted. */
+  domains: string[];
+  /** More distinct domains than `MAX_TRACKED_DOMAINS` were seen; `domains` is a prefix. */
+  moreDomains: boolean;
+  /** Earliest expiry of a persistent cookie, Unix seconds; null when all are session cookies. */
+  earliestExpiry: number | null;
+}
+
+/** Enough to tell the user what to split; bounds memory on hostile files. */
+export const MAX_TRACKED_DOMAINS = 200;
+
+/** Feeds lines one at a time (a file is never held whole); throws 400 AppErrors on invalid content. */
+export class CookieScanner {
+  private lineNumber = 0;
+  private cookies = 0;
+  private header = false;
+  private readonly domains = new Set<string>();
+  private moreDomains = false;
+  private earliestExpiry: number | null = null;
+
+  feed(rawLine: string): void {
+    this.lineNumber += 1;
+    const line = classifyLine(this.lineNumber === 1 ? stripBom(rawLine) : rawLine);
+    if (line.kind === 'blank') return;
+    if (line.kind === 'comment') {
+      this.header ||= line.header;
+      return;
+    }
+    if (line.kind === 'malformed') {
+      throw new BadRequestError(
+        'MALFORMED_COOKIE_LINE',
+        `Line ${this.lineNumber} is not a Netscape cookie line (7 TAB-separated fields: domain, TRUE/FALSE, path, TRUE/FALSE, expiry, name, value).`,
+      );
+    }
+    this.cookie(line.hostColumn, line.expires);
+  }
+
+  result(): CookieScan {
+    return {
+      cookies: this.cookies,
+      header: this.header,
+      domains: [...this.domains].sort(),
+      moreDomains: this.moreDomains,
+      earliestExpiry: this.earliestExpiry,
+    };
+  }
+
+  private cookie(hostColumn: string, expires: number): void {
+    const host = normaliseCookieHost(hostColumn);
+    if (!host) {
+      throw new BadRequestError(
+        'INVALID_COOKIE_DOMAIN',
+        `Line ${this.lineNumber}: the domain column is not a valid host name (letters, digits, "-", "_" and dots only).`,
+      );
+    }
+    const site = siteOf(host);
+    if (!site.ok) {
+      throw new BadRequestError(
+        'PUBLIC_SUFFIX_COOKIE',
+        `Line ${this.lineNumber}: a cookie for a public suffix such as "${host}" belongs to no site.`,
+      );
+    }
+    this.cookies += 1;
+    if (expires > 0 && (this.earliestExpiry === null || expires < this.earliestExpiry))
+      this.earliestExpiry = expires;
+    if (this.domains.has(site.domain)) return;
+    if (this.domains.size < MAX_TRACKED_DOMAINS) this.domains.add(site.domain);
+    else this.moreDomains = true;
+  }
+}
+
+/** Scans a whole text at once (tests, small inputs); files go through `scanCookieFile`. */
+export function scanCookieText(text: string): CookieScan {
+  const scanner = new CookieScanner();
+  for (const line of text.split('\n')) scanner.feed(line);
+  return scanner.result();
+}

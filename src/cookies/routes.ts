@@ -1,0 +1,157 @@
+import { join } from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Static } from 'typebox';
+import type { AuthContext } from '../auth/types.js';
+import { BadRequestError } from '../http/errors.js';
+import { errorResponses } from '../http/schemas.js';
+import { pageContext, sendHtml, sharedViews } from '../http/views.js';
+import type { UserRecord } from '../identity/user-files.js';
+import { cookieLabels } from './labels.js';
+import { looksLikeNetscapeCookies } from './netscape.js';
+import {
+  CookieDeletedBody,
+  CookieListBody,
+  CookieListQuery,
+  CookieUploadBody,
+  DomainParams,
+  DriveUploadBody,
+} from './schemas.js';
+import { UploadStaging, type ReceivedForm, type StagedUpload } from './staging.js';
+import { parseDomainParam, type CookieVault } from './vault.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The owners' cookie files; the drive's `POST /api/upload` hands cookie-looking files to `accept`. */
+    cookies: CookieVault;
+  }
+}
+
+/** Puts a file that is not a cookie file into the drive, as `POST /api/upload` would, and returns its answer. */
+export type NonCookieUpload = (
+  request: FastifyRequest,
+  upload: ReceivedForm & { file: StagedUpload },
+  owner: { auth: AuthContext; user: UserRecord },
+) => Promise<Record<string, unknown>>;
+
+export interface CookieRoutesOptions {
+  /** HOOK(drive): absent until the drive's upload path is wired in `app.ts`; non-cookie files are then 400. */
+  nonCookie?: NonCookieUpload;
+}
+
+const TAGS = ['cookies'];
+const STAGING_SWEEP_MS = 3_600_000;
+
+/** JSON when the client asks for it; browsers (`text/html, …, *\/*`) get the page. */
+function wantsJson(request: FastifyRequest): boolean {
+  return /\bapplication\/json\b/i.test(request.headers.accept ?? '');
+}
+
+/** Cookie intake (CONTRACT §8), the owner's cookie vault and the cookie page. */
+export async function cookieRoutes(app: FastifyInstance, options: CookieRoutesOptions): Promise<void> {
+  const views = await sharedViews();
+  const staging = new UploadStaging(join(app.config.tmpDir, 'cookie-intake'));
+  await staging.sweep(STAGING_SWEEP_MS);
+
+  app.post(
+    '/api/fileupload',
+    {
+      schema: {
+        summary: 'Upload a Netscape cookie file (multipart `file`, `npub`); other files go to the drive',
+        description:
+          'One registrable domain is stored as `.<domain>.cookie` (mode 600) at the root of the user directory, replacing the previous one; several domains are refused (400), none gives `.cookie.txt`. Cookies are never published nor put in the drive.',
+        tags: TAGS,
+        consumes: ['multipart/form-data'],
+        response: {
+          200: { anyOf: [CookieUploadBody, DriveUploadBody] },
+          ...errorResponses(400, 401, 403, 413, 429),
+        },
+      },
+    },
+    async (request) => {
+      const form = await staging.receive(request);
+      try {
+        const { file, fields } = form;
+        if (!file)
+          throw new BadRequestError('MISSING_FILE', 'Send the cookie file in the form field "file".');
+        const owner = await request.requireOwner({ npub: fields.npub ?? null });
+        if (looksLikeNetscapeCookies(file.head)) return await app.cookies.accept(owner.user, file.path);
+        if (options.nonCookie) return await options.nonCookie(request, { file, fields }, owner);
+        throw new BadRequestError(
+          'ONLY_COOKIE_FILES',
+          'Only cookie files (Netscape format, cookies.txt) are accepted here; upload other files to your drive.',
+        );
+      } finally {
+        if (form.file) await staging.discard(form.file);
+      }
+    },
+  );
+
+  app.get<{ Querystring: Static<typeof CookieListQuery> }>(
+    '/cookie',
+    {
+      schema: {
+        summary:
+          'The cookie page; with `Accept: application/json`, the caller’s cookie files (proof required)',
+        tags: TAGS,
+        querystring: CookieListQuery,
+        produces: ['text/html', 'application/json'],
+        response: { 200: CookieListBody, ...errorResponses(400, 401, 403, 429) },
+      },
+    },
+    async (request, reply) => {
+      reply.header('vary', 'Accept');
+      if (!wantsJson(request)) return page(request, reply);
+      const { user } = await request.requireOwner({ npub: request.query.npub ?? null, requireProof: true });
+      const cookies = await app.cookies.list(user);
+      return { cookies, count: cookies.length };
+    },
+  );
+
+  app.get<{ Params: Static<typeof DomainParams> }>(
+    '/cookie/:domain',
+    {
+      schema: {
+        summary: 'The caller’s own cookie file for a domain (or its nearest parent domain), as text/plain',
+        tags: TAGS,
+        params: DomainParams,
+        produces: ['text/plain'],
+        response: { ...errorResponses(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request, reply) => {
+      const domain = parseDomainParam(request.params.domain);
+      const { user } = await request.requireOwner({ requireProof: true });
+      const opened = await app.cookies.open(user, domain);
+      return reply
+        .type('text/plain; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header('content-length', opened.size)
+        .header('x-cookie-domain', opened.domain ?? '')
+        .send(opened.handle.createReadStream());
+    },
+  );
+
+  app.delete<{ Params: Static<typeof DomainParams> }>(
+    '/cookie/:domain',
+    {
+      schema: {
+        summary: 'Delete the caller’s cookie file for exactly this domain',
+        tags: TAGS,
+        params: DomainParams,
+        response: { 200: CookieDeletedBody, ...errorResponses(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request) => {
+      const domain = parseDomainParam(request.params.domain);
+      const { user } = await request.requireOwner({ requireProof: true });
+      await app.cookies.remove(user, domain);
+      return { success: true as const, domain };
+    },
+  );
+
+  function page(request: FastifyRequest, reply: FastifyReply) {
+    const context = pageContext(request);
+    reply.header('cache-control', 'no-store');
+    return sendHtml(reply, views.render('cookie', { ...context, t: cookieLabels(context.lang) }));
+  }
+}

@@ -1,0 +1,195 @@
+import { createReadStream } from 'node:fs';
+import { lstat, readdir, rename, rm, unlink, type FileHandle } from 'node:fs/promises';
+import { LRUCache } from 'lru-cache';
+import { localTimestamp, type Clock } from '../clock.js';
+import { openTemp } from '../fs/atomic.js';
+import { within } from '../fs/paths.js';
+import { BadRequestError, NotFoundError } from '../http/errors.js';
+import type { UserRecord } from '../identity/user-files.js';
+import type { UserLookup } from '../identity/user-store.js';
+import {
+  cookieFileName,
+  domainOfFileName,
+  NO_DOMAIN_FILE,
+  openRegularNoFollow,
+  scanCookieFile,
+  scanCookieStream,
+} from './files.js';
+import { domainAndParents, isValidHost } from './hosts.js';
+import type { CookieScan } from './netscape.js';
+
+/** The exact answer of `POST /api/fileupload` for a cookie file (CONTRACT §8). */
+export interface CookieUploadResponse {
+  success: true;
+  message: string;
+  file_path: string;
+  file_type: 'netscape_cookies';
+  target_directory: string;
+  new_cid: null;
+  timestamp: string;
+  auth_verified: true;
+  description: string;
+}
+
+export interface CookieEntry {
+  /** Registrable domain; null for `.cookie.txt` (no domain detected). */
+  domain: string | null;
+  /** Name of the file in the user directory, the handle for `GET`/`DELETE /cookie/<file-or-domain>`. */
+  file: string;
+  uploaded_at: string;
+  size: number;
+  /** Earliest expiry inside the file (when to re-upload); null when only session cookies. */
+  expires_at: string | null;
+}
+
+export interface OpenedCookie {
+  domain: string | null;
+  handle: FileHandle;
+  size: number;
+}
+
+type Owner = Pick<UserRecord, 'email'>;
+
+export interface CookieVaultDeps {
+  users: Pick<UserLookup, 'dirFor'>;
+  clock: Clock;
+}
+
+/** `youtube.com` (any case, one leading dot tolerated) or the literal `.cookie.txt`; anything else is 400. */
+export function parseDomainParam(param: string): string | null {
+  if (param === NO_DOMAIN_FILE) return null;
+  const domain = (param.startsWith('.') ? param.slice(1) : param).toLowerCase();
+  if (!isValidHost(domain))
+    throw new BadRequestError('INVALID_DOMAIN', 'Give a domain name such as youtube.com.');
+  return domain;
+}
+
+/**
+ * The owner's cookie files at the root of the user directory. Files arrive already on disk (a staged upload)
+ * and are copied into a fresh mode-600 file renamed over the old one: never wider permissions, never a half
+ * file, whatever the staging area's own permissions or file system.
+ */
+export class CookieVault {
+  /** Earliest expiry per file version, so listing does not re-read unchanged files. */
+  private readonly expiries = new LRUCache<string, { value: number | null }>({ max: 2_000 });
+
+  constructor(private readonly deps: CookieVaultDeps) {}
+
+  /** Takes a cookie file from `sourcePath` (left in place for the caller to delete). 400 when it is not one. */
+  async accept(owner: Owner, sourcePath: string): Promise<CookieUploadResponse> {
+    const scan = await scanCookieFile(sourcePath);
+    const domain = this.singleDomain(scan);
+    const userDir = this.deps.users.dirFor(owner.email);
+    const fileName = cookieFileName(domain);
+    await copyPrivately(sourcePath, within(userDir, fileName));
+    const count = `${scan.cookies} cookie${scan.cookies === 1 ? '' : 's'}`;
+    return {
+      success: true,
+      message: domain
+        ? `Cookie file for ${domain} saved (${count}); it replaces any previous one for this domain.`
+        : `No domain detected in the cookie file; saved as ${NO_DOMAIN_FILE}.`,
+      file_path: `${owner.email}/${fileName}`,
+      file_type: 'netscape_cookies',
+      target_directory: userDir,
+      new_cid: null,
+      timestamp: localTimestamp(this.deps.clock.now()),
+      auth_verified: true,
+      description: `Domain: ${domain ?? 'unknown'}`,
+    };
+  }
+
+  async list(owner: Owner): Promise<CookieEntry[]> {
+    const userDir = this.deps.users.dirFor(owner.email);
+    const entries = await readdir(userDir, { withFileTypes: true }).catch(() => []);
+    const found: CookieEntry[] = [];
+    // Dirent.isFile() is false for a symbolic link: links are never listed, read or followed.
+    for (const entry of entries) {
+      const domain = domainOfFileName(entry.name);
+      if (!entry.isFile() || domain === undefined) continue;
+      const described = await this.describe(within(userDir, entry.name), entry.name, domain);
+      if (described) found.push(described);
+    }
+    return found.sort((a, b) => (a.domain ?? '').localeCompare(b.domain ?? ''));
+  }
+
+  /** The file for `domain`, else the nearest parent domain's (`notebooklm.google.com` → `google.com`). */
+  async open(owner: Owner, domain: string | null): Promise<OpenedCookie> {
+    const userDir = this.deps.users.dirFor(owner.email);
+    for (const candidate of domain === null ? [null] : domainAndParents(domain)) {
+      const handle = await openRegularNoFollow(within(userDir, cookieFileName(candidate)));
+      if (handle) return { domain: candidate, handle, size: (await handle.stat()).size };
+    }
+    throw new NotFoundError(
+      'COOKIE_NOT_FOUND',
+      `There is no cookie file for ${domain ?? 'an unknown domain'}.`,
+    );
+  }
+
+  /** Deletes exactly that domain's file (never a parent's). */
+  async remove(owner: Owner, domain: string | null): Promise<void> {
+    const path = within(this.deps.users.dirFor(owner.email), cookieFileName(domain));
+    const info = await lstat(path).catch(() => null);
+    if (!info?.isFile()) {
+      throw new NotFoundError(
+        'COOKIE_NOT_FOUND',
+        `There is no cookie file for ${domain ?? 'an unknown domain'}.`,
+      );
+    }
+    await unlink(path);
+  }
+
+  private singleDomain(scan: CookieScan): string | null {
+    if (scan.cookies === 0 && !scan.header) {
+      throw new BadRequestError('NOT_A_COOKIE_FILE', 'This is not a Netscape cookie file.');
+    }
+    if (scan.domains.length > 1) {
+      const listed = scan.domains.join(', ') + (scan.moreDomains ? ', …' : '');
+      throw new BadRequestError(
+        'MULTI_DOMAIN_COOKIES',
+        `Multi-domain cookie files are not supported: export the cookies of one domain per file and upload each file separately. Detected domains: ${listed}`,
+      );
+    }
+    return scan.domains[0] ?? null;
+  }
+
+  private async describe(path: string, file: string, domain: string | null): Promise<CookieEntry | null> {
+    const handle = await openRegularNoFollow(path);
+    if (!handle) return null;
+    try {
+      const info = await handle.stat();
+      const key = `${info.dev}:${info.ino}:${info.mtimeMs}:${info.size}`;
+      let cached = this.expiries.get(key);
+      if (!cached) {
+        // A file the station's own tools wrote may not parse; it is still listed, without an expiry.
+        const scan = await scanCookieStream(handle.createReadStream({ autoClose: false })).catch(() => null);
+        cached = { value: scan?.earliestExpiry ?? null };
+        this.expiries.set(key, cached);
+      }
+      return {
+        domain,
+        file,
+        uploaded_at: localTimestamp(info.mtimeMs),
+        size: info.size,
+        expires_at: cached.value === null ? null : localTimestamp(cached.value * 1000),
+      };
+    } finally {
+      await handle.close();
+    }
+  }
+}
+
+/** Copies into a new mode-600 temp file next to `target`, flushes, renames over it. */
+async function copyPrivately(source: string, target: string): Promise<void> {
+  const { path, handle } = await openTemp(target, 0o600);
+  try {
+    // Written chunk by chunk: a pipeline into a FileHandle stream with autoClose off never settles.
+    for await (const chunk of createReadStream(source)) await handle.write(chunk as Buffer);
+    await handle.sync();
+    await handle.close();
+    await rename(path, target);
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await rm(path, { force: true });
+    throw error;
+  }
+}

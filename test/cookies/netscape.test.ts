@@ -1,0 +1,155 @@
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { readLines, scanCookieStream } from '../../src/cookies/files.js';
+import { domainAndParents, normaliseCookieHost, siteOf } from '../../src/cookies/hosts.js';
+import { classifyLine, looksLikeNetscapeCookies, scanCookieText } from '../../src/cookies/netscape.js';
+import { AppError } from '../../src/http/errors.js';
+import { cookieLine, cookieFile } from './fixtures.js';
+
+function errorCode(run: () => unknown): string | undefined {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof AppError) return error.code;
+    throw error;
+  }
+  return undefined;
+}
+
+describe('Netscape cookie lines', () => {
+  it('reads the 7 fields, #HttpOnly_ lines as cookies, and comments as comments', () => {
+    expect(classifyLine(cookieLine('.youtube.com', { expires: 1_900_000_000 }))).toEqual({
+      kind: 'cookie',
+      hostColumn: '.youtube.com',
+      httpOnly: false,
+      expires: 1_900_000_000,
+    });
+    expect(classifyLine(`#HttpOnly_${cookieLine('www.youtube.com')}`)).toMatchObject({
+      kind: 'cookie',
+      hostColumn: 'www.youtube.com',
+      httpOnly: true,
+    });
+    expect(classifyLine('# Netscape HTTP Cookie File')).toEqual({ kind: 'comment', header: true });
+    expect(classifyLine('# This is a generated file!')).toEqual({ kind: 'comment', header: false });
+    expect(classifyLine('  \r')).toEqual({ kind: 'blank' });
+  });
+
+  it('accepts CRLF, a missing empty value, float expiries; refuses other shapes', () => {
+    expect(classifyLine(`${cookieLine('a.com')}\r`)).toMatchObject({ kind: 'cookie', hostColumn: 'a.com' });
+    expect(classifyLine('a.com\tFALSE\t/\tFALSE\t0\tname')).toMatchObject({ kind: 'cookie', expires: 0 });
+    expect(classifyLine('a.com\tTRUE\t/\tTRUE\t1900000000.75\tn\tv')).toMatchObject({
+      expires: 1_900_000_000,
+    });
+    expect(classifyLine('a.com\tyes\t/\tTRUE\t0\tn\tv').kind).toBe('malformed');
+    expect(classifyLine('a.com\tTRUE\t/\tTRUE\tsoon\tn\tv').kind).toBe('malformed');
+    expect(classifyLine('name,value,domain').kind).toBe('malformed');
+  });
+});
+
+describe('cookie file detection', () => {
+  it('recognises a header, data lines, #HttpOnly_ lines and a BOM, whatever the file is called', () => {
+    expect(looksLikeNetscapeCookies('# Netscape HTTP Cookie File\n')).toBe(true);
+    expect(looksLikeNetscapeCookies(`\ufeff${cookieLine('a.com')}\r\n`)).toBe(true);
+    expect(
+      looksLikeNetscapeCookies(new Uint8Array([0xef, 0xbb, 0xbf, ...Buffer.from('# HTTP Cookie File\n')])),
+    ).toBe(true);
+    expect(looksLikeNetscapeCookies(`# exported\n#HttpOnly_${cookieLine('a.com')}\n`)).toBe(true);
+  });
+
+  it('does not mistake ordinary files for cookie files', () => {
+    expect(
+      looksLikeNetscapeCookies('Hello, this is a text document.\nWith\ttabs\tin\tit\tbut\tno\tflags\n'),
+    ).toBe(false);
+    expect(
+      looksLikeNetscapeCookies(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0])),
+    ).toBe(false);
+    expect(looksLikeNetscapeCookies('# a markdown title\n\nsome text\n')).toBe(false);
+  });
+});
+
+describe('domains', () => {
+  it('normalises column 1 and refuses anything that is not a host name', () => {
+    expect(normaliseCookieHost('.WWW.YouTube.com')).toBe('www.youtube.com');
+    for (const bad of [
+      '../../x',
+      'a/b.com',
+      'a\\b.com',
+      'a..b.com',
+      'a b.com',
+      'a\u0001.com',
+      '..',
+      '.',
+      '',
+      'é.com',
+    ]) {
+      expect(normaliseCookieHost(bad)).toBeNull();
+    }
+  });
+
+  it('groups hosts by registrable domain with the Public Suffix List', () => {
+    expect(siteOf('www.youtube.com')).toEqual({ ok: true, domain: 'youtube.com' });
+    expect(siteOf('bbc.co.uk')).toEqual({ ok: true, domain: 'bbc.co.uk' });
+    expect(siteOf('a.github.io')).toEqual({ ok: true, domain: 'a.github.io' });
+    expect(siteOf('localhost')).toEqual({ ok: true, domain: 'localhost' });
+    expect(siteOf('192.168.1.10')).toEqual({ ok: true, domain: '192.168.1.10' });
+    expect(siteOf('co.uk')).toEqual({ ok: false, reason: 'public-suffix' });
+  });
+
+  it('lists parent domains down to the registrable level', () => {
+    expect(domainAndParents('notebooklm.google.com')).toEqual(['notebooklm.google.com', 'google.com']);
+    expect(domainAndParents('localhost')).toEqual(['localhost']);
+    expect(domainAndParents('10.0.0.1')).toEqual(['10.0.0.1']);
+  });
+});
+
+describe('scanning whole files', () => {
+  it('finds one domain for a domain and its subdomains, and the earliest persistent expiry', () => {
+    const scan = scanCookieText(
+      cookieFile([
+        cookieLine('.youtube.com', { expires: 1_900_000_500 }),
+        cookieLine('www.youtube.com', { expires: 0 }),
+        `#HttpOnly_${cookieLine('.youtube.com', { expires: 1_900_000_000 })}`,
+      ]),
+    );
+    expect(scan).toEqual({
+      cookies: 3,
+      header: true,
+      domains: ['youtube.com'],
+      moreDomains: false,
+      earliestExpiry: 1_900_000_000,
+    });
+  });
+
+  it('reports every registrable domain of a multi-domain file', () => {
+    const scan = scanCookieText(cookieFile([cookieLine('accounts.google.com'), cookieLine('.youtube.com')]));
+    expect(scan.domains).toEqual(['google.com', 'youtube.com']);
+  });
+
+  it('refuses invalid hosts, public suffixes and malformed lines by line number', () => {
+    expect(errorCode(() => scanCookieText(cookieFile([cookieLine('../../x')])))).toBe(
+      'INVALID_COOKIE_DOMAIN',
+    );
+    expect(errorCode(() => scanCookieText(cookieFile([cookieLine('.co.uk')])))).toBe('PUBLIC_SUFFIX_COOKIE');
+    expect(errorCode(() => scanCookieText(cookieFile(['not a cookie line'])))).toBe('MALFORMED_COOKIE_LINE');
+  });
+
+  it('never puts line content in an error detail', () => {
+    const secret = 'SESSIONSECRET123';
+    try {
+      scanCookieText(`# Netscape HTTP Cookie File\nbad..host\tTRUE\t/\tTRUE\t0\tSID\t${secret}\n`);
+      expect.unreachable();
+    } catch (error) {
+      expect((error as Error).message).toContain('Line 2');
+      expect((error as Error).message).not.toContain(secret);
+    }
+  });
+
+  it('splits streamed chunks on LF across chunk boundaries and bounds line length', async () => {
+    const text = cookieFile([cookieLine('a.example.com'), cookieLine('b.example.com')]);
+    const chunks = [...Buffer.from(text)].map((byte) => Buffer.from([byte]));
+    const scan = await scanCookieStream(Readable.from(chunks));
+    expect(scan).toMatchObject({ cookies: 2, domains: ['example.com'] });
+    const lines = readLines(Readable.from([Buffer.alloc(100, 0x41)]), 50);
+    await expect(lines.next()).rejects.toMatchObject({ code: 'COOKIE_LINE_TOO_LONG' });
+  });
+});
