@@ -28,6 +28,8 @@ export interface RecorderOptions {
   failFirst?: boolean;
   /** Seconds to sleep before succeeding (a slow Ğ1 node). */
   sleepSeconds?: number;
+  /** Hang until the test creates `<dir>/release` (a Ğ1 node that does not answer). */
+  gate?: boolean;
 }
 
 /**
@@ -46,6 +48,7 @@ export async function writeRecorder(dir: string, options: RecorderOptions = {}):
       ? 'if [ ! -e "$dir/failed-$id" ]; then : > "$dir/failed-$id"; echo "node unreachable" >&2; exit 3; fi'
       : '',
     options.sleepSeconds ? `sleep ${options.sleepSeconds}` : '',
+    options.gate ? 'while [ ! -e "$dir/release" ]; do sleep 0.05; done' : '',
     'printf "%s\\n" "$*" >> "$dir/transfers.log"',
     'echo "transfer accepted"',
   ];
