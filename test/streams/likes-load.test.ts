@@ -35,9 +35,9 @@ describe('likes under load and with several workers', () => {
       uplanetName: ORIGIN_UPLANETNAME,
       watch: false,
     });
-    [alice, bob, carol] = await Promise.all(
-      ['alice', 'bob', 'carol'].map((name) => addUser(users, `${name}@example.org`)),
-    );
+    alice = await addUser(users, 'alice@example.org');
+    bob = await addUser(users, 'bob@example.org');
+    carol = await addUser(users, 'carol@example.org');
     users.close();
   });
 
