@@ -13,6 +13,8 @@ import { createAuthServices } from './auth/services.js';
 import { systemClock, unixSeconds, type Clock } from './clock.js';
 import type { Config } from './config/config.js';
 import { UserStore } from './identity/user-store.js';
+import { createMailer } from './mail/mailer.js';
+import { createScraper } from './cookies/scraper/service.js';
 import { startEmbeddedRelay, type EmbeddedRelay } from './relay/embedded-relay.js';
 import { isLoopbackUrl, relayAnswers } from './relay/probe.js';
 
@@ -72,12 +74,20 @@ export async function startStation(
     logger,
   });
   const auth = await createAuthServices({ config, clock, relay: client, logger });
+  const mailer = createMailer(config, { clock, logger });
+  const scraper = createScraper({ config, clock, mailer, logger });
   // The station's view of the relay (profiles, follows, videos, playlists, geo notes) and the like payments.
   const view = new StationView();
   const payees = new PayeeResolver({ users, profiles: view, relay: client, logger });
   const payments = await createPayments({ config, clock, users, payees, logger });
   const eventStreams = { view, users, payments, errors: view.errors };
-  const streams = startStreams({ ...eventStreams, client, auth, logger });
+  const streams = startStreams({
+    ...eventStreams,
+    client,
+    auth,
+    logger,
+    scraper: { at: config.scraperAt, clock, logger, scan: (signal) => scraper.scan({}, signal) },
+  });
   client.start();
   auth.start();
   payments.start();
@@ -99,6 +109,7 @@ export async function startStation(
       auth.stop();
       await client.stop();
       users.close();
+      mailer.close();
       await embeddedRelay?.close();
     },
   };

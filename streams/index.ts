@@ -11,6 +11,7 @@ import { geoNoteStream } from './geo-note.stream.js';
 import { likeStream } from './like.stream.js';
 import { playlistStream } from './playlist.stream.js';
 import { profileStream } from './profile.stream.js';
+import { scraperStream, type ScraperStreamDeps } from './scraper.stream.js';
 import { videoStream } from './video.stream.js';
 import type { RelayClient } from './relay-client.js';
 
@@ -25,6 +26,8 @@ export interface StreamDeps {
   payments?: Pick<PaymentService, 'onReaction'>;
   /** Receives the count of events whose handler threw, per stream. */
   errors?: StreamErrors;
+  /** The daily scraper schedule (not a relay stream: a timer). */
+  scraper?: ScraperStreamDeps;
 }
 
 /** Subscribes every concern's stream to the relay client; unsubscribe the result to stop them all. */
@@ -43,5 +46,6 @@ export function startStreams(deps: StreamDeps): Subscription {
     }
   }
   if (deps.payments) subscriptions.add(likeStream(events$, deps.payments, options).subscribe());
+  if (deps.scraper) subscriptions.add(scraperStream(deps.scraper).subscribe());
   return subscriptions;
 }
