@@ -109,6 +109,12 @@ export function sendHtml(reply: FastifyReply, html: string): FastifyReply {
 export async function viewAssetRoutes(app: FastifyInstance): Promise<void> {
   const views = await sharedViews();
   const css = views.file('station.css') ?? '';
+  const icon = views.file('favicon.svg') ?? '';
+  for (const path of ['/favicon.ico', '/views/favicon.svg']) {
+    app.get(path, { schema: { hide: true } }, async (_request, reply) =>
+      reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(icon),
+    );
+  }
   app.get(
     STYLESHEET_PATH,
     { schema: { summary: 'Stylesheet of the server-rendered pages', tags: ['pages'], hide: true } },

@@ -43,9 +43,11 @@ export function nip98Header(
   method: string,
   options: { body?: string | Uint8Array; createdAt?: number } = {},
 ): string {
+  // A nonce makes two identical requests in the same second carry different events (each is single-use).
   const tags = [
     ['u', url],
     ['method', method.toUpperCase()],
+    ['nonce', bytesToHex(crypto.getRandomValues(new Uint8Array(8)))],
   ];
   if (options.body !== undefined) {
     const bytes = typeof options.body === 'string' ? new TextEncoder().encode(options.body) : options.body;
