@@ -70,6 +70,7 @@ describe('likes under load and with several workers', () => {
 
     // Every reaction is decided and journaled although no transfer has finished: the subscription never waits.
     await waitFor(async () => (await countRecords(station)) === 200, 20_000);
+    await waitFor(async () => (await readLog(bin(), 'calls.log')).length === 4);
     const answers = await Promise.all(
       Array.from({ length: 100 }, (_, i) => fetch(`${base}${i % 2 ? '/health' : '/api/view/stats'}`)),
     );
@@ -95,8 +96,10 @@ describe('likes under load and with several workers', () => {
     const queued = () => first.outcome('queued') + second.outcome('queued');
     await waitFor(() => queued() === reactions.length, 20_000);
     await waitFor(async () => (await readLog(bin(), 'transfers.log')).length === reactions.length, 20_000);
-    // Both workers saw every reaction; exactly one of them journaled each, the other found it taken.
-    expect(first.outcome('duplicate') + second.outcome('duplicate')).toBe(reactions.length);
+    // Both workers see every reaction; exactly one of them journals each, the other finds it taken.
+    const duplicates = () => first.outcome('duplicate') + second.outcome('duplicate');
+    await waitFor(() => duplicates() === reactions.length, 20_000);
+    expect(queued()).toBe(reactions.length);
 
     const paid = (await readLog(bin(), 'transfers.log')).map((argv) => argv[4]!.slice(-64));
     expect(paid.sort()).toEqual(reactions.map((event) => event.id).sort());

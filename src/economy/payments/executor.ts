@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { localTimestamp, type Clock } from '../../clock.js';
 import { commandArgv, runPaymentCommand, type CommandOutcome } from './command.js';
@@ -19,6 +20,9 @@ export interface ExecutorOptions {
   scanIntervalMs?: number;
   logger?: Logger;
 }
+
+/** Payments whose command runs in this process now, whichever executor started it. */
+const SENDING = new Set<string>();
 
 export interface ExecutorStats {
   attempts: number;
@@ -55,7 +59,10 @@ export class PaymentExecutor {
 
   start(): void {
     this.stopped = false;
+    // Without a command one scan is enough: it flags payments a previous run left mid-command; queued ones
+    // simply wait, and re-reading them every interval would be work for nothing.
     void this.scan();
+    if (!this.enabled) return;
     this.scanner ??= setInterval(() => void this.scan(), this.options.scanIntervalMs ?? 30_000);
     this.scanner.unref();
   }
@@ -136,9 +143,13 @@ export class PaymentExecutor {
       const record = await journal.read(id);
       if (!record || record.status !== 'queued' || this.stopped) return null;
       if (record.next_attempt_at > this.options.clock.now()) return record;
-      const sending = transition(record, 'sending', this.now(), { attempts: record.attempts + 1 });
+      const sending = transition(record, 'sending', this.now(), {
+        attempts: record.attempts + 1,
+        owner: { host: hostname(), pid: process.pid },
+      });
       await journal.write(sending);
       this.stats.attempts++;
+      SENDING.add(id);
       const outcome = await runPaymentCommand(
         commandArgv(this.options.command ?? [], {
           dunikey: this.options.dunikeyPath(record.payer.email),
@@ -149,6 +160,7 @@ export class PaymentExecutor {
         }),
         { timeoutMs: this.options.timeoutMs ?? 120_000 },
       );
+      SENDING.delete(id);
       const next = this.settle(sending, outcome);
       await journal.write(next);
       return next.status === 'queued' ? next : null;
@@ -191,7 +203,7 @@ export class PaymentExecutor {
     if (await journal.isLocked(id)) return;
     await journal.withLock(id, async () => {
       const record = await journal.read(id);
-      if (record?.status !== 'sending') return;
+      if (record?.status !== 'sending' || ownerAlive(record)) return;
       this.stats.interrupted++;
       logger?.error({ id, to: record.payee.wallet }, 'payment interrupted mid-command: check the chain');
       await journal.write(
@@ -202,5 +214,23 @@ export class PaymentExecutor {
 
   private now(): string {
     return localTimestamp(this.options.clock.now());
+  }
+}
+
+/**
+ * A lock also goes stale when its holder is merely stalled (an overloaded machine): on the same host, a
+ * payment is only declared orphaned when its process is really gone. Another host (a shared TMP_DIR over the
+ * network) cannot be probed, so the stale lock decides there.
+ */
+function ownerAlive(record: PaymentRecord): boolean {
+  const owner = record.owner;
+  if (!owner || owner.host !== hostname()) return false;
+  // Our own pid: either we are sending it now, or a previous run had the same pid (pid 1 in a container).
+  if (owner.pid === process.pid) return SENDING.has(record.id);
+  try {
+    process.kill(owner.pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

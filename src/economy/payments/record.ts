@@ -45,6 +45,8 @@ export interface PaymentRecord {
   last_error: string | null;
   /** Tail of the command's output on the last attempt (transaction hash, error text). */
   last_output: string | null;
+  /** The process running the command while `sending` (host name and pid), to tell a dead one from a slow one. */
+  owner?: { host: string; pid: number } | null;
   created_at: string;
   updated_at: string;
   history: HistoryEntry[];

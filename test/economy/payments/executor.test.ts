@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { chmod, mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PaymentExecutor, type ExecutorOptions } from '../../../src/economy/payments/executor.js';
@@ -61,6 +63,30 @@ describe('payment executor', () => {
     expect(await calls()).toEqual([]);
     expect(running.stats.interrupted).toBe(1);
     expect(await journal.openIds()).toEqual([]);
+  });
+
+  it('tells a stalled worker (stale lock, process alive) from a dead one (process gone)', async () => {
+    const sleeper = spawn('sleep', ['30']);
+    const owner = { host: hostname(), pid: sleeper.pid! };
+    await journal.create(sampleRecord(id(1), { status: 'sending', attempts: 1, owner }));
+    // The same pid as this process but not sending here: a previous run of a container's pid 1.
+    await journal.create(
+      sampleRecord(id(2), { status: 'sending', attempts: 1, owner: { ...owner, pid: process.pid } }),
+    );
+    const past = new Date(Date.now() - 60_000);
+    for (const n of [1, 2]) {
+      await mkdir(join(journal.locks, `${id(n)}.lock`));
+      await utimes(join(journal.locks, `${id(n)}.lock`), past, past);
+    }
+    const running = executor(await command('exit 0'));
+    await waitFor(async () => (await status(2)) === 'interrupted');
+    await running.scan();
+    expect(await status(1)).toBe('sending');
+    const gone = new Promise((resolve) => sleeper.once('exit', resolve));
+    sleeper.kill('SIGKILL');
+    await gone;
+    await waitFor(async () => (await status(1)) === 'interrupted');
+    expect(await calls()).toEqual([]);
   });
 
   it('leaves alone a payment another live worker is sending', async () => {
