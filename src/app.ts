@@ -23,6 +23,7 @@ import type { RelayLink } from './relay/link.js';
 import { StationView } from './view/station-view.js';
 import { viewRoutes } from './view/routes.js';
 import { assetRoutes } from './http/assets.js';
+import { pageRoutes } from './http/pages.js';
 import { cookieRoutes } from './cookies/routes.js';
 import { CookieVault } from './cookies/vault.js';
 
@@ -93,6 +94,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authRoutes);
   await app.register(viewRoutes);
   await app.register(assetRoutes);
+  await app.register(pageRoutes);
   // HOOK(drive): pass `{ nonCookie }` so non-cookie files sent to /api/fileupload go to the drive.
   await app.register(cookieRoutes, {});
   return app;

@@ -1,0 +1,52 @@
+import ngeohash from 'ngeohash';
+import type { EventTemplate } from 'nostr-tools/pure';
+import { fetchJson } from './http.js';
+import type { LatLon } from './position.js';
+
+/**
+ * Six geohash characters (≈ 1.2 × 0.6 km) match the 0.01° UMAP cell; the station files a note by its
+ * `latitude` / `longitude` tags first and uses `g` only when they are absent (src/view/geo.ts).
+ */
+export const GEOHASH_PRECISION = 6;
+export const MAX_MESSAGE_LENGTH = 2000;
+
+/** A kind-1 note placed on the grid: `g` (geohash), `latitude` and `longitude` tags, two decimals. */
+export function geoNote(content: string, at: LatLon, now = Date.now()): EventTemplate {
+  const lat = at.lat.toFixed(2);
+  const lon = at.lon.toFixed(2);
+  return {
+    kind: 1,
+    created_at: Math.floor(now / 1000),
+    content,
+    tags: [
+      ['g', ngeohash.encode(Number(lat), Number(lon), GEOHASH_PRECISION)],
+      ['latitude', lat],
+      ['longitude', lon],
+    ],
+  };
+}
+
+export interface GeoMessage {
+  id: string;
+  pubkey: string;
+  created_at: number;
+  content: string;
+  lat: number;
+  lon: number;
+  umap: LatLon;
+}
+
+/** Side of the window read around the position: its UMAP cell and the eight around it. */
+export const SURROUNDING_DEG = 0.03;
+
+/** Geo-messages of the cells around `at`, newest first, from the station's view of the relay. */
+export async function nearbyMessages(at: LatLon, limit = 50): Promise<GeoMessage[]> {
+  const query = new URLSearchParams({
+    lat: at.lat.toFixed(2),
+    lon: at.lon.toFixed(2),
+    deg: String(SURROUNDING_DEG),
+    limit: String(limit),
+  });
+  const answer = await fetchJson<{ messages: GeoMessage[] }>(`/api/geo/messages?${query.toString()}`);
+  return answer.messages;
+}

@@ -1,0 +1,73 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { g1Labels } from './page-labels/g1.js';
+import { nostrLabels } from './page-labels/nostr.js';
+import { scanLabels } from './page-labels/scan.js';
+import { errorResponses } from './schemas.js';
+import { pageContext, sendHtml, sharedViews, type Language } from './views.js';
+
+const PageQuery = Type.Object({
+  lang: Type.Optional(Type.String({ maxLength: 16, description: 'Page language: fr or en' })),
+  lat: Type.Optional(Type.String({ maxLength: 32, description: 'Position to start from (geo pages)' })),
+  lon: Type.Optional(Type.String({ maxLength: 32, description: 'Position to start from (geo pages)' })),
+});
+
+interface PageSpec {
+  path: string;
+  view: string;
+  summary: string;
+  data: (lang: Language, app: FastifyInstance) => object;
+}
+
+const PAGES: PageSpec[] = [
+  {
+    path: '/scan',
+    view: 'scan',
+    summary:
+      'Scan page: e-mail registration with a zero balance, multi-scan of QR codes (camera or pictures)',
+    data: (lang) => ({ t: scanLabels(lang) }),
+  },
+  {
+    path: '/g1',
+    view: 'g1',
+    summary: 'Registration page: identity with optional Ğ1 salt/pepper and a position (UMAP cell)',
+    data: (lang) => ({ t: g1Labels(lang) }),
+  },
+  {
+    path: '/nostr',
+    view: 'nostr',
+    summary:
+      'Geo-message page: sign a note with the position tags, publish it to the relay, read nearby notes',
+    // The relay the station itself uses; the page adapts a loopback address to the host it was loaded from.
+    data: (lang, app) => ({ t: nostrLabels(lang), relayUrl: app.relay.url }),
+  },
+];
+
+/**
+ * The interactive pages (CONTRACT §7): server-rendered shells whose browser modules (`/assets/<page>.js`,
+ * bundled: no CDN) do the work against the JSON API. Texts go to the modules in a data attribute, so the
+ * strict Content-Security-Policy (`script-src 'self'`, no inline script) holds.
+ */
+export async function pageRoutes(app: FastifyInstance): Promise<void> {
+  const views = await sharedViews();
+  for (const spec of PAGES) {
+    app.get(
+      spec.path,
+      {
+        schema: {
+          summary: spec.summary,
+          tags: ['pages'],
+          querystring: PageQuery,
+          produces: ['text/html'],
+          response: errorResponses(400, 429),
+        },
+      },
+      (request: FastifyRequest, reply: FastifyReply) => {
+        const context = pageContext(request);
+        // Pages that show freshly created keys must not be kept by caches.
+        reply.header('cache-control', 'no-store');
+        return sendHtml(reply, views.render(spec.view, { ...context, ...spec.data(context.lang, app) }));
+      },
+    );
+  }
+}
