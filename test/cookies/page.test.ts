@@ -107,8 +107,8 @@ describe('the cookie page in headless Chromium', () => {
           return finalizeEvent(template, secret);
         });
         await context.addInitScript(() => {
-          const w = window as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
-          Object.defineProperty(window, 'nostr', {
+          const w = globalThis as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+          Object.defineProperty(globalThis, 'nostr', {
             value: {
               getPublicKey: () => w.__testGetPublicKey!(),
               signEvent: (e: unknown) => w.__testSignEvent!(e),
@@ -148,7 +148,9 @@ describe('the cookie page in headless Chromium', () => {
       const toDrive = await upload(hostile, 'A note, not cookies.\n', 'success');
       expect(toDrive).toContain('img src=x onerror='); // the drive tames the name; the page shows it as text
       expect(await page.$$('#upload-result img')).toEqual([]);
-      expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+      expect(
+        await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned),
+      ).toBeUndefined();
 
       await upload('leboncoin.txt', cookieFile([cookieLine('.leboncoin.fr')]), 'success');
       await page.waitForSelector('tr[data-domain="leboncoin.fr"]');
