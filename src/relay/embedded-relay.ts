@@ -79,6 +79,9 @@ export async function startEmbeddedRelay(options: EmbeddedRelayOptions): Promise
       error: (message: string) => logger?.error(message),
     },
     logLevel: LogLevel.WARN,
+    // The library answers identical filters from a one-second cache; a subscriber arriving right after an event
+    // was stored could miss it. The in-memory store is fast enough to answer every REQ fresh.
+    filterResultCacheTtl: 0,
   });
   relay.register({
     beforeHandleEvent: async (event: Event) => {

@@ -1,7 +1,10 @@
 import { EventRepository, EventType, EventUtils, type Event, type Filter } from '@nostr-relay/common';
 
-/** Answer size when a REQ gives no limit; relays commonly cap at a few hundred. */
-const DEFAULT_LIMIT = 500;
+/**
+ * Answer size when a REQ gives no limit. Public relays cap at a few hundred; this one serves the station's own
+ * bot, whose back-fill after a restart (a day of events) must not be cut short.
+ */
+const DEFAULT_LIMIT = 10_000;
 
 /**
  * In-memory event store for the embedded relay: keeps only the newest replaceable / addressable event,
@@ -47,7 +50,7 @@ export class MemoryEventRepository extends EventRepository {
   }
 
   find(filter: Filter): Event[] {
-    const limit = Math.min(filter.limit ?? DEFAULT_LIMIT, DEFAULT_LIMIT * 10);
+    const limit = Math.min(filter.limit ?? DEFAULT_LIMIT, DEFAULT_LIMIT * 5);
     const matches: Event[] = [];
     for (const id of this.candidates(filter)) {
       const event = this.byId.get(id);

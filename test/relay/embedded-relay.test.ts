@@ -82,3 +82,18 @@ describe('embedded relay', () => {
     expect(((await res.json()) as { supported_nips: number[] }).supported_nips).toContain(42);
   });
 });
+
+describe('embedded relay freshness', () => {
+  it('answers a REQ repeated within a second with events stored in between', async () => {
+    const relay = await startTestRelay();
+    try {
+      const key = newKey();
+      const filter = { kinds: [1], authors: [key.hex] };
+      expect(await query(relay.url, filter)).toEqual([]);
+      await publish(relay.url, signEvent(key, { kind: 1, content: 'fresh' }));
+      expect((await query(relay.url, filter)).map((e) => e.content)).toEqual(['fresh']);
+    } finally {
+      await relay.close();
+    }
+  });
+});
