@@ -26,6 +26,10 @@ import { assetRoutes } from './http/assets.js';
 import { pageRoutes } from './http/pages.js';
 import { cookieRoutes } from './cookies/routes.js';
 import { CookieVault } from './cookies/vault.js';
+import { looksLikeNetscapeCookies } from './cookies/netscape.js';
+import { registerDrive } from './drive/plugin.js';
+import { uploadToDrive } from './drive/routes.js';
+import type { ContentStore } from './drive/store/types.js';
 
 /** Everything the HTTP surface needs, built by `main.ts` (or by a test with temp dirs and loopback servers). */
 export interface AppDeps {
@@ -39,6 +43,8 @@ export interface AppDeps {
   relay: RelayLink;
   /** The relay view fed by the event streams; an empty one when absent (no streams in this process). */
   view?: StationView;
+  /** Content store of the drive; when absent, opened from IPFS_API (embedded if unset) and closed with the app. */
+  contentStore?: ContentStore;
 }
 
 declare module 'fastify' {
@@ -95,7 +101,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(viewRoutes);
   await app.register(assetRoutes);
   await app.register(pageRoutes);
-  // HOOK(drive): pass `{ nonCookie }` so non-cookie files sent to /api/fileupload go to the drive.
-  await app.register(cookieRoutes, {});
+  await registerDrive(app, {
+    store: deps.contentStore,
+    users: deps.users,
+    logger: deps.logger,
+    // Cookie-looking files sent to /api/upload go to cookie intake, never to the drive.
+    cookies: {
+      looksLikeCookies: looksLikeNetscapeCookies,
+      accept: (user, path) => app.cookies.accept(user, path),
+    },
+  });
+  // Non-cookie files sent to /api/fileupload go to the drive, as /api/upload would.
+  await app.register(cookieRoutes, {
+    nonCookie: (_request, upload, owner) => uploadToDrive(app, owner.user, upload.file),
+  });
   return app;
 }

@@ -8,6 +8,7 @@ const COMMANDS: Record<string, () => Promise<{ command: CliCommand }>> = {
   users: () => import('./users.js'),
   payments: () => import('./payments.js'),
   scrape: () => import('./scrape.js'),
+  drive: () => import('./drive.js'),
 };
 
 function usage(): string {

@@ -70,16 +70,20 @@ export class DriveService {
     return this.staging.receive(content, this.deps.quotaBytes);
   }
 
-  /** Streams content straight into a user's drive (CLI, scraper downloads). */
+  /** Receives content for a known user: bounded by the room left in that user's quota. */
+  async stageFor(user: UserRecord, content: AsyncIterable<Uint8Array>): Promise<StagedFile> {
+    const room = this.deps.quotaBytes - usedBytes(await this.list(user));
+    return this.staging.receive(content, Math.max(0, room));
+  }
+
+  /** Streams content straight into a user's drive. */
   async addStream(
     user: UserRecord,
     fileName: string,
     content: AsyncIterable<Uint8Array>,
     source: Provenance,
   ): Promise<DriveFileResult> {
-    const room = this.deps.quotaBytes - usedBytes(await this.list(user));
-    const staged = await this.staging.receive(content, Math.max(0, room));
-    return this.commit(user, staged, { fileName, source });
+    return this.commit(user, await this.stageFor(user, content), { fileName, source });
   }
 
   /**

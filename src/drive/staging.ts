@@ -33,9 +33,10 @@ export class StagingArea {
 
   /** Streams `source` to a staging file; more than `maxBytes` aborts with 413 and leaves nothing behind. */
   async receive(source: AsyncIterable<Uint8Array>, maxBytes: number): Promise<StagedFile> {
-    await mkdir(this.dir, { recursive: true });
+    // Private until accepted: an upload may turn out to be someone's cookie file (CONTRACT §8).
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const path = join(this.dir, `.${randomBytes(12).toString('hex')}.part`);
-    const handle = await open(path, 'wx', 0o644);
+    const handle = await open(path, 'wx', 0o600);
     const hash = createHash('sha256');
     const head: Buffer[] = [];
     let headLength = 0;

@@ -1,4 +1,4 @@
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { chmod, mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { localTimestamp, type Clock } from '../clock.js';
@@ -90,9 +90,10 @@ export class DriveWriter {
     const final = within(folder, name);
     await mkdir(folder, { recursive: true });
     const record = await this.journal().begin({ staged: staged.path, final, entry });
-    await this.deps.staging.moveTo(staged, final);
     let rootCid: string;
     try {
+      await this.deps.staging.moveTo(staged, final);
+      await chmod(final, 0o644); // staged private; published content is readable
       manifest.files.push(entry);
       rootCid = await this.publish(manifest);
     } catch (error) {

@@ -8,6 +8,7 @@ import { CID } from 'multiformats/cid';
 import { sha256 } from 'multiformats/hashes/sha2';
 import { AppError } from '../../http/errors.js';
 import { parseIpfsPath } from './ipfs-path.js';
+import { leanLeaves } from './lean-leaves.js';
 import { PinSet } from './pin-set.js';
 import {
   ContentNotFoundError,
@@ -25,8 +26,16 @@ import {
   type StoreHealth,
 } from './types.js';
 
-/** Kubo's `ipfs add` defaults: CIDv0, 256 KiB fixed chunks, balanced DAG of 174 links, dag-pb leaves. */
-const KUBO_DEFAULTS = { profile: 'unixfs-v0-2015', reduceSingleLeafToSelf: true } as const;
+/**
+ * Kubo's `ipfs add` defaults: CIDv0, 256 KiB fixed chunks, balanced DAG of 174 links, dag-pb leaves. A few
+ * blocks written at a time and lean leaves keep an import's memory to a few MB whatever the file size.
+ */
+const KUBO_DEFAULTS = {
+  profile: 'unixfs-v0-2015',
+  reduceSingleLeafToSelf: true,
+  blockWriteConcurrency: 8,
+  bufferImporter: leanLeaves,
+} as const;
 
 /** Errors of the UnixFS exporter and the blockstore, by name, mapped to the store's typed errors. */
 function translate(error: unknown, path: string): Error {

@@ -1,0 +1,75 @@
+import { createReadStream } from 'node:fs';
+import { basename } from 'node:path';
+import { parseArgs } from 'node:util';
+import { systemClock } from '../clock.js';
+import { answerForCli, addFileFromDisk } from '../drive/cli-add.js';
+import { createDriveService, openContentStore } from '../drive/plugin.js';
+import { AppError } from '../http/errors.js';
+import { UserStore } from '../identity/user-store.js';
+import type { CliCommand } from './command.js';
+
+const HELP = `usage:
+  station drive add --user <email> <file>...   put files in the user's drive; one JSON line per file
+  station drive ls --user <email> [--json]      list the drive (path, size, CID), then its root CID`;
+
+export const command: CliCommand = {
+  async run(args, { config, logger, out }) {
+    const [action, ...rest] = args;
+    const { values, positionals } = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: {
+        user: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', default: false },
+      },
+    });
+    if (values.help || !action || !values.user || (action === 'add' && positionals.length === 0)) {
+      out(HELP);
+      return values.help ? 0 : 2;
+    }
+    if (action !== 'add' && action !== 'ls') {
+      out(HELP);
+      return 2;
+    }
+    const users = await UserStore.open(config.dataRoot, {
+      uplanetName: config.uplanetName,
+      logger,
+      watch: false,
+    });
+    const store = await openContentStore(config);
+    try {
+      const user = await users.findByEmail(values.user);
+      if (!user) {
+        console.error(`no user ${values.user} on this station`);
+        return 1;
+      }
+      const drive = createDriveService(config, { store, users, clock: systemClock, logger });
+      if (action === 'ls') {
+        const manifest = await drive.list(user);
+        if (values.json) out(JSON.stringify(manifest));
+        else {
+          for (const f of manifest.files) out(`${f.path}\t${f.size}\t${f.cid}`);
+          out(`root\t${manifest.total_size}\t${manifest.root_cid ?? '-'}`);
+        }
+        return 0;
+      }
+      let failures = 0;
+      for (const file of positionals) {
+        try {
+          const result = await addFileFromDisk(drive, user, basename(file), createReadStream(file));
+          out(JSON.stringify({ file, ...answerForCli(result, basename(file)) }));
+        } catch (error) {
+          failures += 1;
+          const code =
+            error instanceof AppError ? error.code : ((error as NodeJS.ErrnoException).code ?? 'FAILED');
+          out(JSON.stringify({ file, success: false, code, detail: (error as Error).message }));
+        }
+      }
+      return failures > 0 ? 1 : 0;
+    } finally {
+      await store.close();
+      users.close();
+    }
+  },
+};

@@ -1,0 +1,25 @@
+import { localTimestamp } from '../clock.js';
+import type { DriveFileResult } from './service.js';
+
+/** The CONTRACT §7 answer for a file put in a drive (HTTP upload, and the CLI's JSON lines). */
+export function uploadAnswer(result: DriveFileResult, requested: string, at: number) {
+  const { entry } = result;
+  const message = result.renamed
+    ? `File saved as ${entry.path}: a file named ${requested} already exists.`
+    : `File saved as ${entry.path}.`;
+  return {
+    success: true as const,
+    message,
+    file_path: result.filePath,
+    file_type: entry.file_type,
+    target_directory: result.targetDirectory,
+    new_cid: result.rootCid,
+    file_cid: entry.cid,
+    fileName: entry.name,
+    fileHash: entry.sha256,
+    mimeType: entry.mime_type,
+    size: entry.size,
+    timestamp: localTimestamp(at),
+    auth_verified: true as const,
+  };
+}

@@ -1,0 +1,92 @@
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Config } from '../config/config.js';
+import type { UserLookup } from '../identity/user-store.js';
+import type { CookieHandoff } from './cookie-handoff.js';
+import { driveRoutes } from './routes.js';
+import { DriveService } from './service.js';
+import { EmbeddedStore } from './store/embedded.js';
+import { startGateway, type Gateway } from './store/gateway.js';
+import { KuboStore } from './store/kubo.js';
+import type { ContentStore } from './store/types.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    contentStore: ContentStore;
+    drive: DriveService;
+  }
+}
+
+/** Kubo when `IPFS_API` is set, else the embedded store under `DATA_ROOT/ipfs-store`. */
+export async function openContentStore(config: Config): Promise<ContentStore> {
+  if (config.ipfsApi) return new KuboStore(config.ipfsApi);
+  return EmbeddedStore.open(join(config.dataRoot, 'ipfs-store'));
+}
+
+export function createDriveService(
+  config: Config,
+  deps: {
+    store: ContentStore;
+    users: Pick<UserLookup, 'dirFor'>;
+    clock: FastifyInstance['clock'];
+    logger: Logger;
+  },
+): DriveService {
+  return new DriveService({
+    ...deps,
+    quotaBytes: config.driveQuotaBytes,
+    stagingDir: join(config.dataRoot, '.drive-staging'),
+  });
+}
+
+/**
+ * Decorates the app with the content store and the drive, and adds the drive routes. A store opened here
+ * is closed with the app. `@fastify/multipart` must already be registered (app.ts, once).
+ */
+export async function registerDrive(
+  app: FastifyInstance,
+  options: {
+    store?: ContentStore;
+    users: Pick<UserLookup, 'dirFor'>;
+    logger: Logger;
+    cookies?: CookieHandoff;
+  },
+): Promise<void> {
+  const store = options.store ?? (await openContentStore(app.config));
+  if (!options.store) app.addHook('onClose', () => store.close());
+  app.decorate('contentStore', store);
+  app.decorate(
+    'drive',
+    createDriveService(app.config, { store, users: options.users, clock: app.clock, logger: options.logger }),
+  );
+  await app.register(driveRoutes, { cookies: options.cookies });
+}
+
+/**
+ * The embedded store's read-only gateway on `IPFS_GATEWAY`'s port (Kubo serves its own). Listens on the
+ * gateway URL's host when it is a loopback name, else on `HOST`; null (and a log line) when it cannot.
+ */
+export async function startDriveGateway(
+  config: Config,
+  store: ContentStore,
+  logger: Logger,
+): Promise<Gateway | null> {
+  if (store.kind !== 'embedded') return null;
+  const url = new URL(config.ipfsGateway);
+  if (url.protocol !== 'http:') {
+    logger.info({ gateway: config.ipfsGateway }, 'IPFS_GATEWAY is not plain http: no local gateway started');
+    return null;
+  }
+  const hostname = url.hostname.replace(/^\[|\]$/g, '');
+  const loopback = ['localhost', '127.0.0.1', '::1'].includes(hostname);
+  const host = loopback ? hostname : config.host;
+  try {
+    const gateway = await startGateway(store, { host, port: Number(url.port || 80), logger });
+    logger.info({ url: gateway.url }, 'embedded IPFS gateway listening');
+    return gateway;
+  } catch (error) {
+    logger.warn({ err: error, gateway: config.ipfsGateway }, 'embedded IPFS gateway could not start');
+    return null;
+  }
+}

@@ -1,0 +1,122 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Static } from 'typebox';
+import { localTimestamp } from '../clock.js';
+import { BadRequestError } from '../http/errors.js';
+import { errorResponses } from '../http/schemas.js';
+import type { UserRecord } from '../identity/user-files.js';
+import { looksLikeCookieFile, type CookieHandoff } from './cookie-handoff.js';
+import { uploadAnswer } from './answers.js';
+import {
+  CookieHandoffBody,
+  CopyBody,
+  CopyRequest,
+  DeleteBody,
+  DeleteRequest,
+  UploadBody,
+} from './schemas.js';
+import { receiveUploadForm, type StagedUploadFile } from './upload-form.js';
+
+export interface DriveRoutesOptions {
+  /** Cookie intake (src/cookies/); without it, cookie-looking uploads are refused rather than published. */
+  cookies?: CookieHandoff;
+}
+
+const TAGS = ['drive'];
+
+/** Puts an authenticated, staged, non-cookie upload in the owner's drive; `/api/fileupload` reuses it. */
+export async function uploadToDrive(app: FastifyInstance, user: UserRecord, file: StagedUploadFile) {
+  const result = await app.drive.commit(user, file, { fileName: file.fileName, source: { kind: 'upload' } });
+  return uploadAnswer(result, file.fileName, app.clock.now());
+}
+
+/** The drive endpoints of CONTRACT §7: upload, copy from a public drive, delete. Owner only. */
+export async function driveRoutes(app: FastifyInstance, options: DriveRoutesOptions): Promise<void> {
+  const cookies = options.cookies;
+
+  app.post(
+    '/api/upload',
+    {
+      schema: {
+        summary: 'Upload a file to the owner’s drive (multipart `file`, `npub`)',
+        description:
+          'Streamed to disk and to the content store; filed under Images, Music, Videos or Documents by extension; a taken name gets a number. A Netscape cookie file goes to cookie intake instead, never to the drive.',
+        tags: TAGS,
+        consumes: ['multipart/form-data'],
+        response: {
+          200: { anyOf: [UploadBody, CookieHandoffBody] },
+          ...errorResponses(400, 401, 403, 413, 429, 502, 503, 504, 507),
+        },
+      },
+    },
+    async (request: FastifyRequest) => {
+      const form = await receiveUploadForm(request, app.drive.staging, app.drive.quotaBytes);
+      try {
+        const { file, fields } = form;
+        if (!file) throw new BadRequestError('MISSING_FILE', 'Send the file in the form field "file".');
+        const { user } = await request.requireOwner({ npub: fields.npub ?? null });
+        if (cookies?.looksLikeCookies(file.head) ?? looksLikeCookieFile(file.head)) {
+          if (!cookies)
+            throw new BadRequestError('COOKIE_FILE', 'This is a cookie file: send it to /api/fileupload.');
+          return await cookies.accept(user, file.path);
+        }
+        return await uploadToDrive(app, user, file);
+      } finally {
+        if (form.file) await app.drive.staging.discard(form.file);
+      }
+    },
+  );
+
+  app.post<{ Body: Static<typeof CopyRequest> }>(
+    '/api/upload_from_drive',
+    {
+      schema: {
+        summary: 'Copy a file of a public drive into the owner’s drive',
+        description:
+          'The link is resolved in the content store; directories and files that do not fit in the quota are refused. The manifest records where the file came from.',
+        tags: TAGS,
+        body: CopyRequest,
+        response: { 200: CopyBody, ...errorResponses(400, 401, 403, 404, 413, 429, 502, 503, 504, 507) },
+      },
+    },
+    async (request) => {
+      const { user } = await request.requireOwner({ npub: request.body.npub ?? null });
+      const result = await app.drive.copyFrom(user, request.body.ipfs_link);
+      return {
+        success: true as const,
+        message: `Copied into your drive as ${result.entry.path}.`,
+        file_path: result.filePath,
+        file_type: result.entry.file_type,
+        new_cid: result.rootCid,
+        file_cid: result.entry.cid,
+        timestamp: localTimestamp(app.clock.now()),
+        auth_verified: true as const,
+      };
+    },
+  );
+
+  app.post<{ Body: Static<typeof DeleteRequest> }>(
+    '/api/delete',
+    {
+      schema: {
+        summary: 'Delete a file of the owner’s drive',
+        description:
+          '`file_path` is relative to `APP/uDRIVE` (`Images/a.jpg`); a path leaving the drive is a 400.',
+        tags: TAGS,
+        body: DeleteRequest,
+        response: { 200: DeleteBody, ...errorResponses(400, 401, 403, 404, 429, 502, 503, 504) },
+      },
+    },
+    async (request) => {
+      const { user } = await request.requireOwner({ npub: request.body.npub ?? null });
+      const { entry, rootCid } = await app.drive.delete(user, request.body.file_path);
+      return {
+        success: true as const,
+        message: `${entry.path} deleted from your drive.`,
+        deleted_file: entry.path,
+        new_cid: rootCid,
+        timestamp: localTimestamp(app.clock.now()),
+        auth_verified: true as const,
+      };
+    },
+  );
+}
