@@ -6,6 +6,7 @@ import { RelayClient } from '../streams/relay-client.js';
 import { STATION_KINDS } from '../streams/kinds.js';
 import { startStreams } from '../streams/index.js';
 import { buildApp } from './app.js';
+import { startDriveGateway } from './drive/plugin.js';
 import { PayeeResolver } from './economy/payments/payee.js';
 import { createPayments } from './economy/payments/service.js';
 import { StationView } from './view/station-view.js';
@@ -95,6 +96,8 @@ export async function startStation(
   const app = await buildApp({ config, clock, logger, users, auth, relay: client, view });
   const url = await app.listen({ port: config.port, host: config.host });
   logger.info({ url, relay: relayUrl }, 'station service listening');
+  // Embedded content store only (IPFS_API unset): its read-only gateway on IPFS_GATEWAY's port.
+  const gateway = await startDriveGateway(config, app.contentStore, logger);
 
   return {
     app,
@@ -102,6 +105,7 @@ export async function startStation(
     relayUrl,
     embeddedRelay,
     close: async () => {
+      await gateway?.close();
       await app.close();
       streams.unsubscribe();
       // Waits for the transfers already running, so their outcome is journaled.

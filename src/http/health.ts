@@ -14,12 +14,15 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
   app.get(
     '/health',
     { schema: { summary: 'Liveness and dependency status', tags: ['station'], response: { 200: Health } } },
-    async () => ({
-      status: app.relay.connected ? ('ok' as const) : ('degraded' as const),
-      relay: app.relay.connected ? 'connected' : 'disconnected',
-      content_store: 'unknown',
-      users: app.users.size,
-      timestamp: localTimestamp(app.clock.now()),
-    }),
+    async () => {
+      const store = await app.contentStore.health();
+      return {
+        status: app.relay.connected && store.ok ? ('ok' as const) : ('degraded' as const),
+        relay: app.relay.connected ? 'connected' : 'disconnected',
+        content_store: store.ok ? store.detail : 'unavailable',
+        users: app.users.size,
+        timestamp: localTimestamp(app.clock.now()),
+      };
+    },
   );
 }

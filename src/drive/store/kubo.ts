@@ -157,7 +157,9 @@ export class KuboStore implements ContentStore {
 
   async health(): Promise<StoreHealth> {
     try {
-      const version = await this.call('version', undefined, (signal) => this.client.version({ signal }));
+      // /health must answer quickly even when the node does not.
+      const limit = deadline(Math.min(this.timeoutMs, 2_000));
+      const version = await this.client.version({ signal: limit.signal });
       return { ok: true, detail: `kubo ${version.version}` };
     } catch (error) {
       return { ok: false, detail: (error as Error).message };
