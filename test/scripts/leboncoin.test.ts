@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADS, startFakeLeboncoin } from './fake-leboncoin.js';
-import { cookieLine, createStation, DRIVE_CLI, runScript, type TestStation } from './station.js';
+import { cookieLine, createStation, runScript, type TestStation } from './station.js';
 
 const ALICE = 'alice@example.org';
 const BOB = 'bob@example.org';
@@ -17,8 +16,8 @@ const COOKIE_FILE = `\uFEFF${[
   cookieLine('www.leboncoin.fr', 'www_only', 'www-value'),
 ].join('\r\n')}\r\n`;
 
-// The results go into the drive through the real `station drive add` (src/cli/drive.ts).
-describe.skipIf(!existsSync(DRIVE_CLI))('scripts/leboncoin.fr.sh + scraper_leboncoin.py', () => {
+// Results go into the drive through the real `station drive add` (src/cli/drive.ts, from the sources).
+describe('scripts/leboncoin.fr.sh + scraper_leboncoin.py', () => {
   let station: TestStation;
   let api: Awaited<ReturnType<typeof startFakeLeboncoin>>;
   const cookies: Record<string, string> = {};

@@ -1,16 +1,15 @@
-import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { installFakeYtDlp, youtubeCookie, type FakeYtDlp } from './fake-ytdlp.js';
-import { createStation, DRIVE_CLI, runScript, type TestStation } from './station.js';
+import { createStation, runScript, type TestStation } from './station.js';
 
 const EMAIL = 'alice@example.org';
 const LIKES = ['aaaaaaaaaa1', 'bbbbbbbbbb2', 'cccccccccc3', 'dddddddddd4', 'eeeeeeeeee5'];
 const videoName = (id: string) => `Liked video ${id} [${id}].mp4`;
 
-// The results go into the drive through the real `station drive add` (src/cli/drive.ts).
-describe.skipIf(!existsSync(DRIVE_CLI))('scripts/youtube.com.sh', () => {
+// Results go into the drive through the real `station drive add` (src/cli/drive.ts, from the sources).
+describe('scripts/youtube.com.sh', () => {
   let station: TestStation;
   let ytdlp: FakeYtDlp;
   let cookie: string;
