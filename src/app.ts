@@ -90,7 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     limits: { fileSize: deps.config.driveQuotaBytes, files: 1, fields: 10, fieldSize: 64 * 1024 },
   });
   await registerOpenApi(app);
-  registerAuth(app, deps.auth.authenticator, deps.users);
+  registerAuth(app, deps.auth.authenticator, deps.users, deps.clock);
 
   await app.register(healthRoutes);
   await app.register(identityRoutes);

@@ -1,4 +1,4 @@
-import { unixSeconds, type Clock } from '../clock.js';
+import { type Clock } from '../clock.js';
 import { BadRequestError, ForbiddenError, UnauthorizedError } from '../http/errors.js';
 import { parsePubkey } from '../identity/pubkey.js';
 import type { ChallengeStore } from './challenges.js';
@@ -18,6 +18,11 @@ export interface AuthRequest {
   method: string;
   /** SHA-256 hex of the raw body; only awaited when a NIP-98 event carries a payload tag. */
   bodyDigest: () => Promise<string>;
+  /**
+   * When the request arrived (ms). Time windows are judged at arrival, not after the body was read: a large
+   * upload that takes minutes to stream was still authorised when it started.
+   */
+  receivedAt?: number;
 }
 
 export interface AuthenticatorDeps {
@@ -39,10 +44,11 @@ export class Authenticator {
     if (header) {
       if (!header.ok)
         throw new UnauthorizedError('AUTH_MALFORMED', `Authorization header: ${header.reason}.`);
+      const at = Math.floor((request.receivedAt ?? this.deps.clock.now()) / 1000);
       context =
         header.event.kind === NIP42_KIND
-          ? await this.viaChallenge(header.event)
-          : await this.viaNip98(header.event, request);
+          ? await this.viaChallenge(header.event, at)
+          : await this.viaNip98(header.event, request, at);
     } else {
       context = await this.viaRelay(named, options.requireProof === true);
     }
@@ -63,6 +69,7 @@ export class Authenticator {
   private async viaNip98(
     event: Parameters<typeof verifyNip98>[0],
     request: AuthRequest,
+    at: number,
   ): Promise<AuthContext> {
     if (event.kind !== NIP98_KIND) {
       throw new UnauthorizedError('AUTH_WRONG_KIND', `An Authorization event must be kind 27235 or 22242.`);
@@ -70,7 +77,7 @@ export class Authenticator {
     const verdict = verifyNip98(event, {
       url: request.url,
       method: request.method,
-      now: unixSeconds(this.deps.clock),
+      now: at,
     });
     if (!verdict.ok) throw new UnauthorizedError(verdict.code, `NIP-98: ${verdict.reason}.`);
     if (verdict.payloadHash !== null && verdict.payloadHash !== (await request.bodyDigest())) {
@@ -86,11 +93,11 @@ export class Authenticator {
     return { pubkey: verdict.pubkey, method: 'nip98', proof: true };
   }
 
-  private async viaChallenge(event: Parameters<typeof verifyNip42>[0]): Promise<AuthContext> {
-    const verdict = verifyNip42(event, unixSeconds(this.deps.clock), CHALLENGE_TTL_SECONDS);
+  private async viaChallenge(event: Parameters<typeof verifyNip42>[0], at: number): Promise<AuthContext> {
+    const verdict = verifyNip42(event, at, CHALLENGE_TTL_SECONDS);
     if (!verdict.ok) throw new UnauthorizedError(verdict.code, `NIP-42: ${verdict.reason}.`);
     const challenge = tagValue(event, 'challenge');
-    if (!challenge || !(await this.deps.challenges.consume(challenge, event.pubkey))) {
+    if (!challenge || !(await this.deps.challenges.consume(challenge, event.pubkey, at))) {
       throw new UnauthorizedError(
         'AUTH_CHALLENGE_INVALID',
         'NIP-42: the challenge is unknown, expired, already used or issued to another key; get a new one from /api/nip42/challenge.',

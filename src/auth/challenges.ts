@@ -17,9 +17,12 @@ export class ChallengeStore {
     return { challenge, expiresIn: CHALLENGE_TTL_SECONDS };
   }
 
-  /** True once for an unexpired challenge issued to `pubkey`; the challenge is gone afterwards. */
-  async consume(challenge: string, pubkey: string): Promise<boolean> {
-    return (await this.claims.take(challenge)) === pubkey;
+  /**
+   * True once for a challenge issued to `pubkey` and unexpired at `atSeconds` (when the request arrived);
+   * the challenge is gone afterwards.
+   */
+  async consume(challenge: string, pubkey: string, atSeconds?: number): Promise<boolean> {
+    return (await this.claims.take(challenge, atSeconds)) === pubkey;
   }
 
   /** True while an unexpired challenge issued to `pubkey` exists (relay-observed events carrying it). */

@@ -48,8 +48,11 @@ export class FileClaims {
     return entry && entry.expiresAt >= unixSeconds(this.clock) ? entry.value : null;
   }
 
-  /** Consumes an unexpired entry: exactly one caller, in any process, gets its value. */
-  async take(key: string): Promise<string | null> {
+  /**
+   * Consumes an entry that had not expired at `atSeconds` (default: now): exactly one caller, in any process,
+   * gets its value.
+   */
+  async take(key: string, atSeconds = unixSeconds(this.clock)): Promise<string | null> {
     const entry = await this.read(key);
     if (!entry) return null;
     try {
@@ -57,7 +60,7 @@ export class FileClaims {
     } catch {
       return null;
     }
-    return entry.expiresAt >= unixSeconds(this.clock) ? entry.value : null;
+    return entry.expiresAt >= atSeconds ? entry.value : null;
   }
 
   /** Removes expired entries; run periodically so the directory stays small. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Clock } from '../clock.js';
 import { ForbiddenError } from '../http/errors.js';
 import type { UserLookup } from '../identity/user-store.js';
 import type { Authenticator } from './authenticator.js';
@@ -10,6 +11,7 @@ const EMPTY_SHA256 = createHash('sha256').digest('hex');
 declare module 'fastify' {
   interface FastifyRequest {
     bodyDigestPromise: Promise<string> | null;
+    receivedAt: number;
     authMemo: Map<string, Promise<AuthContext>> | null;
   }
 }
@@ -44,9 +46,19 @@ export function absoluteUrl(request: FastifyRequest): string {
 }
 
 /** Installs `request.authenticate()` and `request.requireOwner()` for every route. */
-export function registerAuth(app: FastifyInstance, authenticator: Authenticator, users: UserLookup): void {
+export function registerAuth(
+  app: FastifyInstance,
+  authenticator: Authenticator,
+  users: UserLookup,
+  clock: Clock,
+): void {
   app.decorateRequest('bodyDigestPromise', null);
+  app.decorateRequest('receivedAt', 0);
   app.decorateRequest('authMemo', null);
+
+  app.addHook('onRequest', async (request) => {
+    request.receivedAt = clock.now();
+  });
 
   app.addHook('preParsing', async (request, _reply, payload) => {
     if (/^nostr\s/i.test(request.headers.authorization ?? '')) request.bodyDigestPromise = watchBody(request);
@@ -64,6 +76,7 @@ export function registerAuth(app: FastifyInstance, authenticator: Authenticator,
           url: absoluteUrl(this),
           method: this.method,
           bodyDigest: () => this.bodyDigestPromise ?? Promise.resolve(EMPTY_SHA256),
+          receivedAt: this.receivedAt,
         },
         options,
       );

@@ -6,10 +6,12 @@ import { createAuthServices } from '../../src/auth/services.js';
 import { registerErrorHandling } from '../../src/http/error-handler.js';
 import { UserStore } from '../../src/identity/user-store.js';
 import { keyFromSecret, nip98Header, type TestKey } from '../helpers/nostr.js';
+import { ManualClock } from '../helpers/clock.js';
 import { tempDir } from '../helpers/temp.js';
 
 /** The auth plugin on a minimal app, to exercise NIP-98 payload checks on JSON and streamed multipart bodies. */
 describe('auth plugin: NIP-98 bound to the request', () => {
+  const clock = new ManualClock(Date.now());
   let app: FastifyInstance;
   let users: UserStore;
   let owner: TestKey;
@@ -21,11 +23,11 @@ describe('auth plugin: NIP-98 bound to the request', () => {
     const created = await users.create({ email: 'owner@example.org' });
     owner = keyFromSecret(created.keys.nostr.secretKey);
     const config = { tmpDir: `${dir.path}/tmp`, authMaxAgeSeconds: 86_400, authRequireProof: false };
-    const auth = await createAuthServices({ config, clock: { now: () => Date.now() } });
+    const auth = await createAuthServices({ config, clock });
     app = Fastify();
     registerErrorHandling(app);
     await app.register(multipart);
-    registerAuth(app, auth.authenticator, users);
+    registerAuth(app, auth.authenticator, users, clock);
     app.post('/echo', async (request) => {
       const { auth: who, user } = await request.requireOwner({
         npub: (request.body as { npub?: string }).npub,
