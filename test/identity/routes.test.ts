@@ -91,11 +91,14 @@ describe('POST /g1nostr', () => {
   it.each(['../x@y.z', 'a/b@c.d', '', 'nobody'])(
     'refuses the unsafe e-mail %j with 400 and creates nothing',
     async (email) => {
+      const tree = () => readdir(t.root, { recursive: true });
+      const before = await tree();
       const res = await t.app.inject({ method: 'POST', url: '/g1nostr', payload: { email } });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ detail: expect.any(String), code: 'INVALID_EMAIL' });
       expect(await readdir(usersRoot())).toEqual([]);
-      expect(await readdir(t.config.dataRoot)).toEqual(['nostr']);
+      // Nothing anywhere under the temp root, including outside DATA_ROOT ("../x@y.z").
+      expect(await tree()).toEqual(before);
     },
   );
 
