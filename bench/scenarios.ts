@@ -27,6 +27,38 @@ async function relayUrl(baseUrl: string): Promise<string> {
   return ((await res.json()) as { relay_url: string }).relay_url;
 }
 
+/** Registers a user and publishes its kind 22242 event, so requests naming its npub are authenticated. */
+async function authenticatedUser(baseUrl: string, email: string): Promise<{ npub: string }> {
+  const user = await register(baseUrl, email);
+  const sk = nip19.decode(user.nsec).data as Uint8Array;
+  const relay = await Relay.connect(await relayUrl(baseUrl));
+  await relay.publish(
+    finalizeEvent({ kind: 22242, created_at: Math.floor(Date.now() / 1000), tags: [], content: '' }, sk),
+  );
+  relay.close();
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  return user;
+}
+
+function multipart(fields: Record<string, string>, file: { name: string; bytes: Buffer }) {
+  const boundary = '----station-bench';
+  const head = Object.entries(fields)
+    .map(
+      ([name, value]) =>
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+    )
+    .join('');
+  const body = Buffer.concat([
+    Buffer.from(
+      `${head}--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\n` +
+        'Content-Type: application/octet-stream\r\n\r\n',
+    ),
+    file.bytes,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { body, contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
 export const SCENARIOS: Scenario[] = [
   {
     name: 'health',
@@ -42,15 +74,43 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'me-relay-auth',
     prepare: async (baseUrl) => {
-      const user = await register(baseUrl, `bench-${Date.now()}@example.org`);
-      const sk = nip19.decode(user.nsec).data as Uint8Array;
-      const relay = await Relay.connect(await relayUrl(baseUrl));
-      await relay.publish(
-        finalizeEvent({ kind: 22242, created_at: Math.floor(Date.now() / 1000), tags: [], content: '' }, sk),
-      );
-      relay.close();
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      const user = await authenticatedUser(baseUrl, `bench-me-${Date.now()}@example.org`);
       return [{ method: 'GET', path: `/api/me?npub=${user.npub}` }];
+    },
+  },
+  {
+    name: 'check-balance',
+    prepare: async () => [
+      { method: 'GET', path: '/check_balance?g1pub=g1LBF94vApBWxJExucfEQyTRkAN1eFEnD5EFA2ZN8J1PpcdZ5' },
+    ],
+  },
+  {
+    name: 'check-revenue-html',
+    prepare: async () => [{ method: 'GET', path: '/check_revenue?html=1' }],
+  },
+  {
+    name: 'system-json',
+    prepare: async (baseUrl) => {
+      for (let i = 0; i < 30; i++) {
+        await fetch(`${baseUrl}/g1nostr`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: `geo-${i}@example.org`, lat: 43.6 + i / 100, lon: 1.44 }),
+        });
+      }
+      return [{ method: 'GET', path: '/?lat=43.6&lon=1.44&deg=1' }];
+    },
+  },
+  {
+    name: 'upload-64KiB',
+    connections: 4,
+    prepare: async (baseUrl) => {
+      const user = await authenticatedUser(baseUrl, `bench-drive-${Date.now()}@example.org`);
+      const { body, contentType } = multipart(
+        { npub: user.npub },
+        { name: 'bench.bin', bytes: Buffer.alloc(64 * 1024, 7) },
+      );
+      return [{ method: 'POST', path: '/api/upload', headers: { 'content-type': contentType }, body }];
     },
   },
 ];

@@ -4,10 +4,13 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { loadConfig } from '../src/config/config.js';
 import { startStation } from '../src/station.js';
+import { FakeSquid } from '../test/economy/squid-server.js';
 
 /** A whole station on loopback and temp directories, rate limiting lifted so the figures measure the service. */
 export async function startBenchStation(): Promise<{ url: string; close: () => Promise<void> }> {
   const home = await mkdtemp(join(tmpdir(), 'station-bench-'));
+  // The Ğ1 indexer is not reachable here: the test suite's local squid answers with its fixture.
+  const squid = await FakeSquid.start();
   const config = await loadConfig({
     HOME: home,
     HOST: '127.0.0.1',
@@ -16,6 +19,8 @@ export async function startBenchStation(): Promise<{ url: string; close: () => P
     EMBEDDED_RELAY: 'on',
     IPFS_GATEWAY: 'http://127.0.0.1:0',
     RATE_LIMIT_MAX: '1000000',
+    SQUID_URL: squid.url,
+    DRIVE_QUOTA_MB: '100000',
     ...(process.env.BENCH_ENV_JSON && JSON.parse(process.env.BENCH_ENV_JSON)),
   });
   const station = await startStation(config, pino({ level: 'warn' }));
@@ -23,6 +28,7 @@ export async function startBenchStation(): Promise<{ url: string; close: () => P
     url: station.url,
     close: async () => {
       await station.close();
+      await squid.close();
       await rm(home, { recursive: true, force: true });
     },
   };
