@@ -29,7 +29,7 @@ export interface AuthenticatorDeps {
   clock: Clock;
   requireProof: boolean;
   replay: Pick<FileClaims, 'claim'>;
-  challenges: Pick<ChallengeStore, 'consume'>;
+  challenges: Pick<ChallengeStore, 'consume' | 'issuedTo'>;
   observed: Pick<RelayObservedAuth, 'find'>;
 }
 
@@ -38,6 +38,22 @@ export class Authenticator {
   constructor(private readonly deps: AuthenticatorDeps) {}
 
   async authenticate(request: AuthRequest, options: AuthOptions = {}): Promise<AuthContext> {
+    return this.resolve(request, options, true);
+  }
+
+  /**
+   * Everything that can be checked before the body is read: signature, time window, URL and method of a
+   * header event, an issued challenge (not consumed), or a relay-observed event for the named key. Lets an
+   * upload be refused before it is streamed to disk. Returns the key, or null when nothing names one yet (no
+   * header, no npub): the final `authenticate` decides then.
+   */
+  async precheck(request: AuthRequest, options: AuthOptions = {}): Promise<string | null> {
+    if (!request.authorization && !options.npub && !options.requireProof && !this.deps.requireProof)
+      return null;
+    return (await this.resolve(request, options, false)).pubkey;
+  }
+
+  private async resolve(request: AuthRequest, options: AuthOptions, final: boolean): Promise<AuthContext> {
     const named = this.namedKey(options.npub);
     const header = parseNostrAuthorization(request.authorization);
     let context: AuthContext;
@@ -47,8 +63,8 @@ export class Authenticator {
       const at = Math.floor((request.receivedAt ?? this.deps.clock.now()) / 1000);
       context =
         header.event.kind === NIP42_KIND
-          ? await this.viaChallenge(header.event, at)
-          : await this.viaNip98(header.event, request, at);
+          ? await this.viaChallenge(header.event, at, final)
+          : await this.viaNip98(header.event, request, at, final);
     } else {
       context = await this.viaRelay(named, options.requireProof === true);
     }
@@ -70,6 +86,7 @@ export class Authenticator {
     event: Parameters<typeof verifyNip98>[0],
     request: AuthRequest,
     at: number,
+    final: boolean,
   ): Promise<AuthContext> {
     if (event.kind !== NIP98_KIND) {
       throw new UnauthorizedError('AUTH_WRONG_KIND', `An Authorization event must be kind 27235 or 22242.`);
@@ -80,6 +97,7 @@ export class Authenticator {
       now: at,
     });
     if (!verdict.ok) throw new UnauthorizedError(verdict.code, `NIP-98: ${verdict.reason}.`);
+    if (!final) return { pubkey: verdict.pubkey, method: 'nip98', proof: true };
     if (verdict.payloadHash !== null && verdict.payloadHash !== (await request.bodyDigest())) {
       throw new UnauthorizedError(
         'AUTH_PAYLOAD_MISMATCH',
@@ -93,11 +111,20 @@ export class Authenticator {
     return { pubkey: verdict.pubkey, method: 'nip98', proof: true };
   }
 
-  private async viaChallenge(event: Parameters<typeof verifyNip42>[0], at: number): Promise<AuthContext> {
+  private async viaChallenge(
+    event: Parameters<typeof verifyNip42>[0],
+    at: number,
+    final: boolean,
+  ): Promise<AuthContext> {
     const verdict = verifyNip42(event, at, CHALLENGE_TTL_SECONDS);
     if (!verdict.ok) throw new UnauthorizedError(verdict.code, `NIP-42: ${verdict.reason}.`);
     const challenge = tagValue(event, 'challenge');
-    if (!challenge || !(await this.deps.challenges.consume(challenge, event.pubkey, at))) {
+    const valid =
+      challenge !== undefined &&
+      (final
+        ? await this.deps.challenges.consume(challenge, event.pubkey, at)
+        : await this.deps.challenges.issuedTo(challenge, event.pubkey));
+    if (!valid) {
       throw new UnauthorizedError(
         'AUTH_CHALLENGE_INVALID',
         'NIP-42: the challenge is unknown, expired, already used or issued to another key; get a new one from /api/nip42/challenge.',

@@ -41,6 +41,9 @@ function watchBody(request: FastifyRequest): Promise<string> {
   return digest;
 }
 
+const notRegistered = () =>
+  new ForbiddenError('NOT_REGISTERED', 'This key has no user directory on this station; register first.');
+
 export function absoluteUrl(request: FastifyRequest): string {
   return `${request.protocol}://${request.host}${request.url}`;
 }
@@ -65,35 +68,34 @@ export function registerAuth(
     return payload;
   });
 
+  const requestFacts = (request: FastifyRequest) => ({
+    authorization: request.headers.authorization,
+    url: absoluteUrl(request),
+    method: request.method,
+    bodyDigest: () => request.bodyDigestPromise ?? Promise.resolve(EMPTY_SHA256),
+    receivedAt: request.receivedAt,
+  });
+
   app.decorateRequest('authenticate', function (this: FastifyRequest, options: AuthOptions = {}) {
     const key = `${options.npub ?? ''}|${options.requireProof === true}`;
     this.authMemo ??= new Map();
     let pending = this.authMemo.get(key);
     if (!pending) {
-      pending = authenticator.authenticate(
-        {
-          authorization: this.headers.authorization,
-          url: absoluteUrl(this),
-          method: this.method,
-          bodyDigest: () => this.bodyDigestPromise ?? Promise.resolve(EMPTY_SHA256),
-          receivedAt: this.receivedAt,
-        },
-        options,
-      );
+      pending = authenticator.authenticate(requestFacts(this), options);
       this.authMemo.set(key, pending);
     }
     return pending;
   });
 
+  app.decorateRequest('precheckOwner', async function (this: FastifyRequest, options: AuthOptions = {}) {
+    const pubkey = await authenticator.precheck(requestFacts(this), options);
+    if (pubkey && !(await users.findByHex(pubkey))) throw notRegistered();
+  });
+
   app.decorateRequest('requireOwner', async function (this: FastifyRequest, options: AuthOptions = {}) {
     const auth = await this.authenticate(options);
     const user = await users.findByHex(auth.pubkey);
-    if (!user) {
-      throw new ForbiddenError(
-        'NOT_REGISTERED',
-        'This key has no user directory on this station; register first.',
-      );
-    }
+    if (!user) throw notRegistered();
     return { auth, user };
   });
 }

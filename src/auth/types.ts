@@ -26,6 +26,12 @@ declare module 'fastify' {
      * consumed: a NIP-98 `payload` tag is checked against the SHA-256 of the raw body.
      */
     authenticate(options?: AuthOptions): Promise<AuthContext>;
+    /**
+     * The checks that need no body (see `Authenticator.precheck`), plus "is a registered user": call it when a
+     * multipart file part starts, with the fields seen so far, to refuse before streaming. Does not consume
+     * the credential; `requireOwner` must still follow.
+     */
+    precheckOwner(options?: AuthOptions): Promise<void>;
     /** authenticate() and then require a registered user whose HEX is the caller (owner only), else 403. */
     requireOwner(options?: AuthOptions): Promise<{ auth: AuthContext; user: UserRecord }>;
   }
