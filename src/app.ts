@@ -113,6 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // Non-cookie files sent to /api/fileupload go to the drive, as /api/upload would.
   await app.register(cookieRoutes, {
+    staging: app.drive.staging,
     nonCookie: (_request, upload, owner) => uploadToDrive(app, owner.user, upload.file),
   });
   return app;

@@ -1,9 +1,10 @@
-import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import type { AuthContext } from '../auth/types.js';
+import type { StagingArea } from '../fs/staging.js';
 import { BadRequestError } from '../http/errors.js';
 import { errorResponses } from '../http/schemas.js';
+import { receiveUploadForm, type UploadedFile, type UploadForm } from '../http/upload-form.js';
 import { pageContext, sendHtml, sharedViews } from '../http/views.js';
 import type { UserRecord } from '../identity/user-files.js';
 import { cookieLabels } from './labels.js';
@@ -16,7 +17,7 @@ import {
   DomainParams,
   DriveUploadBody,
 } from './schemas.js';
-import { UploadStaging, type ReceivedForm, type StagedUpload } from './staging.js';
+import { cookieSizeLimit } from './size-limit.js';
 import { parseDomainParam, type CookieVault } from './vault.js';
 
 declare module 'fastify' {
@@ -29,17 +30,21 @@ declare module 'fastify' {
 /** Puts a file that is not a cookie file into the drive, as `POST /api/upload` would, and returns its answer. */
 export type NonCookieUpload = (
   request: FastifyRequest,
-  upload: ReceivedForm & { file: StagedUpload },
+  upload: UploadForm & { file: UploadedFile },
   owner: { auth: AuthContext; user: UserRecord },
 ) => Promise<Record<string, unknown>>;
 
 export interface CookieRoutesOptions {
+  /**
+   * Where uploads are received: the drive's staging area (`DATA_ROOT/.drive-staging/`, mode 700, files 600),
+   * shared so that a non-cookie file posted here moves into the drive by a rename.
+   */
+  staging: StagingArea;
   /** HOOK(drive): absent until the drive's upload path is wired in `app.ts`; non-cookie files are then 400. */
   nonCookie?: NonCookieUpload;
 }
 
 const TAGS = ['cookies'];
-const STAGING_SWEEP_MS = 3_600_000;
 
 /** JSON when the client asks for it; browsers (`text/html, …, *\/*`) get the page. */
 function wantsJson(request: FastifyRequest): boolean {
@@ -49,8 +54,7 @@ function wantsJson(request: FastifyRequest): boolean {
 /** Cookie intake (CONTRACT §8), the owner's cookie vault and the cookie page. */
 export async function cookieRoutes(app: FastifyInstance, options: CookieRoutesOptions): Promise<void> {
   const views = await sharedViews();
-  const staging = new UploadStaging(join(app.config.tmpDir, 'cookie-intake'));
-  await staging.sweep(STAGING_SWEEP_MS);
+  const { staging } = options;
 
   app.post(
     '/api/fileupload',
@@ -68,7 +72,7 @@ export async function cookieRoutes(app: FastifyInstance, options: CookieRoutesOp
       },
     },
     async (request) => {
-      const form = await staging.receive(request);
+      const form = await receiveUploadForm(request, { staging, limits: [cookieSizeLimit] });
       try {
         const { file, fields } = form;
         if (!file)

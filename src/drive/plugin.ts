@@ -18,6 +18,9 @@ declare module 'fastify' {
   }
 }
 
+/** A staged file untouched this long at start-up belongs to no upload in progress. */
+const STAGING_LEFTOVER_MS = 3_600_000;
+
 /** Kubo when `IPFS_API` is set, else the embedded store under `DATA_ROOT/ipfs-store`. */
 export async function openContentStore(config: Config): Promise<ContentStore> {
   if (config.ipfsApi) return new KuboStore(config.ipfsApi);
@@ -56,10 +59,15 @@ export async function registerDrive(
   const store = options.store ?? (await openContentStore(app.config));
   if (!options.store) app.addHook('onClose', () => store.close());
   app.decorate('contentStore', store);
-  app.decorate(
-    'drive',
-    createDriveService(app.config, { store, users: options.users, clock: app.clock, logger: options.logger }),
-  );
+  const drive = createDriveService(app.config, {
+    store,
+    users: options.users,
+    clock: app.clock,
+    logger: options.logger,
+  });
+  // Leftovers of a process that stopped mid-upload (cookie intake stages here too): private, but useless.
+  await drive.staging.sweep(STAGING_LEFTOVER_MS);
+  app.decorate('drive', drive);
   await app.register(driveRoutes, { cookies: options.cookies });
 }
 

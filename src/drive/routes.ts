@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import { localTimestamp } from '../clock.js';
 import { BadRequestError } from '../http/errors.js';
+import { receiveUploadForm, type UploadedFile } from '../http/upload-form.js';
 import { errorResponses } from '../http/schemas.js';
 import type { UserRecord } from '../identity/user-files.js';
 import { looksLikeCookieFile, type CookieHandoff } from './cookie-handoff.js';
@@ -14,7 +15,7 @@ import {
   DeleteRequest,
   UploadBody,
 } from './schemas.js';
-import { receiveUploadForm, type StagedUploadFile } from './upload-form.js';
+import { quotaLimit } from './quota.js';
 
 export interface DriveRoutesOptions {
   /** Cookie intake (src/cookies/); without it, cookie-looking uploads are refused rather than published. */
@@ -24,7 +25,7 @@ export interface DriveRoutesOptions {
 const TAGS = ['drive'];
 
 /** Puts an authenticated, staged, non-cookie upload in the owner's drive; `/api/fileupload` reuses it. */
-export async function uploadToDrive(app: FastifyInstance, user: UserRecord, file: StagedUploadFile) {
+export async function uploadToDrive(app: FastifyInstance, user: UserRecord, file: UploadedFile) {
   const result = await app.drive.commit(user, file, { fileName: file.fileName, source: { kind: 'upload' } });
   return uploadAnswer(result, file.fileName, app.clock.now());
 }
@@ -49,7 +50,10 @@ export async function driveRoutes(app: FastifyInstance, options: DriveRoutesOpti
       },
     },
     async (request: FastifyRequest) => {
-      const form = await receiveUploadForm(request, app.drive.staging, app.drive.quotaBytes);
+      const form = await receiveUploadForm(request, {
+        staging: app.drive.staging,
+        limits: [quotaLimit(app.drive.quotaBytes)],
+      });
       try {
         const { file, fields } = form;
         if (!file) throw new BadRequestError('MISSING_FILE', 'Send the file in the form field "file".');

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { localTimestamp, type Clock } from '../clock.js';
 import { within } from '../fs/paths.js';
+import { StagingArea, type StagedFile } from '../fs/staging.js';
+import { COOKIE_SNIFF_BYTES } from '../cookies/netscape.js';
 import { AppError, NotFoundError } from '../http/errors.js';
 import type { UserRecord } from '../identity/user-files.js';
 import type { UserLookup } from '../identity/user-store.js';
@@ -10,7 +12,7 @@ import { extensionForType } from './categories.js';
 import { DriveLocks } from './lock.js';
 import { readManifest, usedBytes, type Manifest, type ManifestEntry, type Provenance } from './manifest.js';
 import { parseDrivePath, sanitiseFileName } from './names.js';
-import { QuotaExceededError, StagingArea, type StagedFile } from './staging.js';
+import { QuotaExceededError, quotaLimit } from './quota.js';
 import { sniffContentType } from './store/content-type.js';
 import { parseIpfsPath } from './store/ipfs-path.js';
 import { NotAFileError } from './store/types.js';
@@ -24,7 +26,10 @@ export interface DriveServiceDeps {
   clock: Clock;
   logger: Logger;
   quotaBytes: number;
-  /** Where uploads are received before they are accepted; on the same file system as DATA_ROOT. */
+  /**
+   * Where uploads (drive and cookie intake alike) are received before they are accepted; on the same file
+   * system as DATA_ROOT, so that accepting a file is a rename.
+   */
   stagingDir: string;
 }
 
@@ -47,7 +52,8 @@ export class DriveService {
   private lastSweep = 0;
 
   constructor(private readonly deps: DriveServiceDeps) {
-    this.staging = new StagingArea(deps.stagingDir);
+    // Every upload route checks the start of a file for cookies (CONTRACT §7): keep what that check reads.
+    this.staging = new StagingArea(deps.stagingDir, COOKIE_SNIFF_BYTES);
     this.locks = new DriveLocks(deps.logger);
   }
 
@@ -65,15 +71,10 @@ export class DriveService {
     return readManifest(join(this.driveDir(user), 'manifest.json'), user, at);
   }
 
-  /** Receives an upload before its owner is known: bounded by the quota itself. */
-  receive(content: AsyncIterable<Uint8Array>): Promise<StagedFile> {
-    return this.staging.receive(content, this.deps.quotaBytes);
-  }
-
   /** Receives content for a known user: bounded by the room left in that user's quota. */
   async stageFor(user: UserRecord, content: AsyncIterable<Uint8Array>): Promise<StagedFile> {
     const room = this.deps.quotaBytes - usedBytes(await this.list(user));
-    return this.staging.receive(content, Math.max(0, room));
+    return this.staging.receive(content, [quotaLimit(room)]);
   }
 
   /** Streams content straight into a user's drive. */
@@ -123,7 +124,7 @@ export class DriveService {
     if (info.type !== 'file') throw new NotAFileError(link.path);
     const room = this.deps.quotaBytes - usedBytes(await this.list(user));
     if (info.size > room) throw new QuotaExceededError(this.deps.quotaBytes);
-    const staged = await this.staging.receive(this.deps.store.cat(link.path), Math.max(0, room));
+    const staged = await this.staging.receive(this.deps.store.cat(link.path), [quotaLimit(room)]);
     const fileName = link.segments.at(-1) ?? nameForBareCid(info.cid, staged.head);
     const source: Provenance = { kind: 'drive', ipfs_link: link.path, cid: info.cid };
     return this.commit(user, staged, { fileName, source });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { localTimestamp, type Clock } from '../clock.js';
 import { within } from '../fs/paths.js';
+import type { StagedFile, StagingArea } from '../fs/staging.js';
 import { ConflictError, NotFoundError } from '../http/errors.js';
 import type { UserRecord } from '../identity/user-files.js';
 import { categoryFor, fileTypeFor, mimeTypeFor, type DriveCategory } from './categories.js';
@@ -17,7 +18,7 @@ import {
 } from './manifest.js';
 import { numberedName } from './names.js';
 import { buildDriveRoot, wrapFile } from './root.js';
-import { QuotaExceededError, type StagedFile, type StagingArea } from './staging.js';
+import { QuotaExceededError } from './quota.js';
 import type { AddResult, ContentStore } from './store/types.js';
 
 export type DriveStore = Pick<ContentStore, 'add' | 'cat' | 'stat' | 'putBlock' | 'pin' | 'unpin'>;

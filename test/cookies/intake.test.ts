@@ -225,8 +225,8 @@ describe('POST /api/fileupload: cookie intake', () => {
       expect(await driveFiles(bob)).toEqual(['Documents/note.txt']);
     });
 
-    it('leaves nothing in the intake staging folder', async () => {
-      expect(await readdir(join(t.config.tmpDir, 'cookie-intake'))).toEqual([]);
+    it('leaves nothing in the staging folder it shares with the drive', async () => {
+      expect(await readdir(join(t.config.dataRoot, '.drive-staging'))).toEqual([]);
     });
   });
 

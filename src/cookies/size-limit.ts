@@ -1,0 +1,18 @@
+import type { SizeLimit } from '../fs/staging.js';
+import { PayloadTooLargeError } from '../http/errors.js';
+import { looksLikeNetscapeCookies } from './netscape.js';
+
+/** No single-domain cookie export comes near this; a larger file that looks like cookies is refused early. */
+export const COOKIE_MAX_BYTES = 8 * 1024 * 1024;
+
+/** The staging limit of cookie intake: only files whose first bytes look like Netscape cookies are bound. */
+export const cookieSizeLimit: SizeLimit = {
+  maxBytes: COOKIE_MAX_BYTES,
+  refuse: (head) =>
+    looksLikeNetscapeCookies(head)
+      ? new PayloadTooLargeError(
+          'COOKIE_FILE_TOO_LARGE',
+          `A cookie file of more than ${COOKIE_MAX_BYTES / 1048576} MB is not a single-domain export.`,
+        )
+      : null,
+};

@@ -1,0 +1,17 @@
+import type { SizeLimit } from '../fs/staging.js';
+import { PayloadTooLargeError } from '../http/errors.js';
+
+export class QuotaExceededError extends PayloadTooLargeError {
+  constructor(limitBytes: number) {
+    super(
+      'QUOTA_EXCEEDED',
+      `The file does not fit in the drive quota of ${Math.floor(limitBytes / 1048576)} MB.`,
+    );
+  }
+}
+
+/** Staging limit for content bound for a drive: at most `maxBytes` (the quota, or the room left in it). */
+export function quotaLimit(maxBytes: number): SizeLimit {
+  const bound = Math.max(0, maxBytes);
+  return { maxBytes: bound, refuse: () => new QuotaExceededError(bound) };
+}

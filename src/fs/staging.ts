@@ -1,0 +1,114 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { copyFile, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+
+/** A complete file received into the staging area, not yet anywhere else. */
+export interface StagedFile {
+  path: string;
+  size: number;
+  /** SHA-256 hex of the content, computed while it streamed. */
+  sha256: string;
+  /** The first bytes (up to the area's `headBytes`), for content checks such as the cookie-file test. */
+  head: Buffer;
+}
+
+/**
+ * A size rule checked while a file streams in: once the file is larger than `maxBytes`, `refuse` names the
+ * error to abort with, or null when the rule does not concern this file (judged on its first bytes).
+ */
+export interface SizeLimit {
+  maxBytes: number;
+  refuse(head: Buffer): Error | null;
+}
+
+/** The error of the first limit that `size` bytes exceed and that applies to a file starting with `head`. */
+export function sizeRefusal(limits: readonly SizeLimit[], size: number, head: Buffer): Error | null {
+  for (const limit of limits) {
+    const error = size > limit.maxBytes ? limit.refuse(head) : null;
+    if (error) return error;
+  }
+  return null;
+}
+
+/**
+ * Files land here first, under hidden names, mode 600 in a mode-700 folder (an upload may turn out to be
+ * someone's cookie file), hashed on the way, and are moved into place only once complete and accepted: a
+ * crash or a refusal never leaves a half file anywhere else. Keep it on the file system of its targets so
+ * that `moveTo` is a rename.
+ */
+export class StagingArea {
+  constructor(
+    readonly dir: string,
+    /** How much of the start of each file is kept in memory (`StagedFile.head`). */
+    readonly headBytes: number,
+  ) {}
+
+  /** Streams `source` to a staging file; a broken stream or an exceeded limit leaves nothing behind. */
+  async receive(source: AsyncIterable<Uint8Array>, limits: readonly SizeLimit[]): Promise<StagedFile> {
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    const path = join(this.dir, `.${randomBytes(12).toString('hex')}.part`);
+    const handle = await open(path, 'wx', 0o600);
+    const hash = createHash('sha256');
+    const head: Buffer[] = [];
+    let headLength = 0;
+    let size = 0;
+    // A limit that does not apply is not asked again once the head is complete (the test may parse it).
+    let pending = limits;
+    try {
+      for await (const chunk of source) {
+        size += chunk.byteLength;
+        if (headLength < this.headBytes) {
+          const part = Buffer.from(chunk.subarray(0, this.headBytes - headLength));
+          head.push(part);
+          headLength += part.length;
+        }
+        if (pending.some((limit) => size > limit.maxBytes)) {
+          const whole = Buffer.concat(head);
+          const error = sizeRefusal(pending, size, whole);
+          if (error) throw error;
+          if (headLength >= this.headBytes) pending = pending.filter((limit) => size <= limit.maxBytes);
+        }
+        hash.update(chunk);
+        await handle.write(chunk);
+      }
+      await handle.sync();
+      await handle.close();
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      await rm(path, { force: true });
+      throw error;
+    }
+    return { path, size, sha256: hash.digest('hex'), head: Buffer.concat(head) };
+  }
+
+  async discard(staged: Pick<StagedFile, 'path'>): Promise<void> {
+    await rm(staged.path, { force: true });
+  }
+
+  /** Moves a staged file into place; across file systems it is copied first. */
+  async moveTo(staged: Pick<StagedFile, 'path'>, target: string): Promise<void> {
+    try {
+      await rename(staged.path, target);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+      const temp = join(dirname(target), `.${randomBytes(6).toString('hex')}.tmp`);
+      await copyFile(staged.path, temp);
+      await rename(temp, target);
+      await rm(staged.path, { force: true });
+    }
+  }
+
+  /** Removes what interrupted receptions left behind (files untouched for `olderThanMs`). */
+  async sweep(olderThanMs: number, now = Date.now()): Promise<number> {
+    let removed = 0;
+    for (const name of await readdir(this.dir).catch(() => [] as string[])) {
+      const path = join(this.dir, name);
+      const info = await stat(path).catch(() => null);
+      if (info && now - info.mtimeMs > olderThanMs) {
+        await rm(path, { force: true });
+        removed += 1;
+      }
+    }
+    return removed;
+  }
+}

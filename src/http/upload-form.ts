@@ -1,0 +1,57 @@
+import type { FastifyRequest } from 'fastify';
+import { sizeRefusal, type SizeLimit, type StagedFile, type StagingArea } from '../fs/staging.js';
+import { BadRequestError, PayloadTooLargeError } from './errors.js';
+
+export interface UploadedFile extends StagedFile {
+  /** As the client named it; sanitised where it is placed. */
+  fileName: string;
+  mimeType: string;
+}
+
+export interface UploadForm {
+  fields: Record<string, string>;
+  file: UploadedFile | null;
+}
+
+export interface UploadFormOptions {
+  staging: Pick<StagingArea, 'receive' | 'discard'>;
+  /** Checked while the file streams, and when the station-wide multipart limit cuts it short. */
+  limits: readonly SizeLimit[];
+}
+
+/**
+ * Reads a multipart upload (one file in the field `file`, plus fields such as `npub`) before its sender is
+ * authenticated: a NIP-98 `payload` tag covers the whole body, so authentication waits for its end. The file
+ * streams to the staging area (never whole in memory); on any error nothing staged is left behind.
+ */
+export async function receiveUploadForm(
+  request: FastifyRequest,
+  { staging, limits }: UploadFormOptions,
+): Promise<UploadForm> {
+  const fields: Record<string, string> = {};
+  let file: UploadedFile | null = null;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field') {
+        fields[part.fieldname] = String(part.value);
+      } else if (part.fieldname !== 'file' || file) {
+        part.file.resume();
+        throw new BadRequestError('UNEXPECTED_FILE', 'Send exactly one file, in the form field "file".');
+      } else {
+        const staged = await staging.receive(part.file, limits);
+        file = { ...staged, fileName: part.filename ?? '', mimeType: part.mimetype };
+        // The multipart size limit (app.ts) ends the stream early instead of failing it: the file is at
+        // least one byte longer than what arrived.
+        if (part.file.truncated) throw sizeRefusal(limits, file.size + 1, file.head) ?? tooLarge();
+      }
+    }
+  } catch (error) {
+    if (file) await staging.discard(file);
+    throw error;
+  }
+  return { fields, file };
+}
+
+function tooLarge(): PayloadTooLargeError {
+  return new PayloadTooLargeError('FILE_TOO_LARGE', 'The file is larger than this station accepts.');
+}
