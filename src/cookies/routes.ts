@@ -72,7 +72,11 @@ export async function cookieRoutes(app: FastifyInstance, options: CookieRoutesOp
       },
     },
     async (request) => {
-      const form = await receiveUploadForm(request, { staging, limits: [cookieSizeLimit] });
+      const form = await receiveUploadForm(request, {
+        staging,
+        limits: [cookieSizeLimit],
+        beforeFile: (fields) => request.precheckOwner({ npub: fields.npub ?? null }),
+      });
       try {
         const { file, fields } = form;
         if (!file)

@@ -53,6 +53,7 @@ export async function driveRoutes(app: FastifyInstance, options: DriveRoutesOpti
       const form = await receiveUploadForm(request, {
         staging: app.drive.staging,
         limits: [quotaLimit(app.drive.quotaBytes)],
+        beforeFile: (fields) => request.precheckOwner({ npub: fields.npub ?? null }),
       });
       try {
         const { file, fields } = form;

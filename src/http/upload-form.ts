@@ -17,6 +17,11 @@ export interface UploadFormOptions {
   staging: Pick<StagingArea, 'receive' | 'discard'>;
   /** Checked while the file streams, and when the station-wide multipart limit cuts it short. */
   limits: readonly SizeLimit[];
+  /**
+   * Called when the file part starts, with the fields sent before it: what throws here refuses the upload
+   * before a byte of the file is staged (e.g. `request.precheckOwner`, which needs no body).
+   */
+  beforeFile?: (fieldsSoFar: Readonly<Record<string, string>>) => Promise<void>;
 }
 
 /**
@@ -26,7 +31,7 @@ export interface UploadFormOptions {
  */
 export async function receiveUploadForm(
   request: FastifyRequest,
-  { staging, limits }: UploadFormOptions,
+  { staging, limits, beforeFile }: UploadFormOptions,
 ): Promise<UploadForm> {
   const fields: Record<string, string> = {};
   let file: UploadedFile | null = null;
@@ -38,6 +43,10 @@ export async function receiveUploadForm(
         part.file.resume();
         throw new BadRequestError('UNEXPECTED_FILE', 'Send exactly one file, in the form field "file".');
       } else {
+        await beforeFile?.({ ...fields }).catch((error: unknown) => {
+          part.file.resume();
+          throw error;
+        });
         const staged = await staging.receive(part.file, limits);
         file = { ...staged, fileName: part.filename ?? '', mimeType: part.mimetype };
         // The multipart size limit (app.ts) ends the stream early instead of failing it: the file is at
