@@ -1,8 +1,8 @@
 import { createReadStream } from 'node:fs';
-import { lstat, readdir, rename, rm, unlink, type FileHandle } from 'node:fs/promises';
+import { lstat, readdir, unlink, type FileHandle } from 'node:fs/promises';
 import { LRUCache } from 'lru-cache';
 import { localTimestamp, type Clock } from '../clock.js';
-import { openTemp } from '../fs/atomic.js';
+import { writeStreamAtomic } from '../fs/atomic.js';
 import { within } from '../fs/paths.js';
 import { BadRequestError, NotFoundError } from '../http/errors.js';
 import type { UserRecord } from '../identity/user-files.js';
@@ -81,7 +81,8 @@ export class CookieVault {
     const domain = this.singleDomain(scan);
     const userDir = this.deps.users.dirFor(owner.email);
     const fileName = cookieFileName(domain);
-    await copyPrivately(sourcePath, within(userDir, fileName));
+    // Mode 600 from creation (never wider, not even briefly), then renamed over the previous file.
+    await writeStreamAtomic(within(userDir, fileName), createReadStream(sourcePath), { mode: 0o600 });
     const count = `${scan.cookies} cookie${scan.cookies === 1 ? '' : 's'}`;
     return {
       success: true,
@@ -175,21 +176,5 @@ export class CookieVault {
     } finally {
       await handle.close();
     }
-  }
-}
-
-/** Copies into a new mode-600 temp file next to `target`, flushes, renames over it. */
-async function copyPrivately(source: string, target: string): Promise<void> {
-  const { path, handle } = await openTemp(target, 0o600);
-  try {
-    // Written chunk by chunk: a pipeline into a FileHandle stream with autoClose off never settles.
-    for await (const chunk of createReadStream(source)) await handle.write(chunk as Buffer);
-    await handle.sync();
-    await handle.close();
-    await rename(path, target);
-  } catch (error) {
-    await handle.close().catch(() => undefined);
-    await rm(path, { force: true });
-    throw error;
   }
 }

@@ -19,14 +19,35 @@ export async function openTemp(target: string, mode = 0o600): Promise<{ path: st
 }
 
 /** Writes the whole file under a temp name, flushes it, then renames it over `target`. */
-export async function writeFileAtomic(
+export function writeFileAtomic(
   target: string,
   data: string | Uint8Array,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
-  const { path, handle } = await openTemp(target, options.mode ?? 0o644);
+  return replaceAtomically(target, options.mode ?? 0o644, (handle) => handle.writeFile(data));
+}
+
+/** As `writeFileAtomic`, chunk by chunk: a large file (a copy of an upload) is never held whole in memory. */
+export function writeStreamAtomic(
+  target: string,
+  source: AsyncIterable<Uint8Array>,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
+  return replaceAtomically(target, options.mode ?? 0o644, async (handle) => {
+    // Written chunk by chunk: a pipeline into a FileHandle stream with autoClose off never settles.
+    for await (const chunk of source) await handle.write(chunk);
+  });
+}
+
+/** Fills a new temp file next to `target`, flushes, renames it over `target`; on failure removes the temp. */
+async function replaceAtomically(
+  target: string,
+  mode: number,
+  fill: (handle: FileHandle) => Promise<unknown>,
+): Promise<void> {
+  const { path, handle } = await openTemp(target, mode);
   try {
-    await handle.writeFile(data);
+    await fill(handle);
     await handle.sync();
     await handle.close();
     await rename(path, target);
