@@ -24,21 +24,3 @@ export function cookieFile(lines: string[], options: { header?: boolean; eol?: s
       : ['# Netscape HTTP Cookie File', '# https://curl.se/docs/http-cookies.html', ''];
   return [...head, ...lines, ''].join(eol);
 }
-
-/** A multipart/form-data body as browsers send it, with the parts in the given order. */
-export function multipartBody(
-  parts: Array<{ name: string; value: string | Buffer; filename?: string; type?: string }>,
-  boundary = '----stationCookieTest',
-): { body: Buffer; contentType: string } {
-  const chunks: Buffer[] = [];
-  for (const part of parts) {
-    const disposition = part.filename
-      ? `form-data; name="${part.name}"; filename="${part.filename}"`
-      : `form-data; name="${part.name}"`;
-    const headers = [`--${boundary}`, `Content-Disposition: ${disposition}`];
-    if (part.filename) headers.push(`Content-Type: ${part.type ?? 'text/plain'}`);
-    chunks.push(Buffer.from(`${headers.join('\r\n')}\r\n\r\n`), Buffer.from(part.value), Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
-}

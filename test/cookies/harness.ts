@@ -1,25 +1,8 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { TestApp } from '../helpers/app.js';
-import { randomBytes } from 'node:crypto';
-import {
-  authorizationHeader,
-  keyFromSecret,
-  nip98Header,
-  signEvent,
-  type TestKey,
-} from '../helpers/nostr.js';
-import { multipartBody } from './fixtures.js';
-
-export interface Owner extends TestKey {
-  email: string;
-  dir: string;
-}
-
-export async function register(t: TestApp, email: string): Promise<Owner> {
-  const created = await t.deps.users.create({ email });
-  return { ...keyFromSecret(created.keys.nostr.secretKey), email, dir: t.deps.users.dirFor(email) };
-}
+import { nip98Header, type TestKey } from '../helpers/nostr.js';
+import { postUpload } from '../helpers/multipart.js';
 
 export type AuthMode = 'nip98' | 'none' | { signer: TestKey };
 
@@ -30,36 +13,12 @@ export function postFile(
   content: string | Buffer,
   options: { path?: string; auth?: AuthMode; npub?: string | null; filename?: string; type?: string } = {},
 ) {
-  const path = options.path ?? '/api/fileupload';
-  const parts: Array<{ name: string; value: string | Buffer; filename?: string; type?: string }> = [];
-  if (options.npub !== null) parts.push({ name: 'npub', value: options.npub ?? who.npub });
-  parts.push({
-    name: 'file',
-    value: content,
-    filename: options.filename ?? 'cookies.txt',
-    type: options.type,
-  });
-  const { body, contentType } = multipartBody(parts);
   const auth = options.auth ?? 'nip98';
-  const headers: Record<string, string> = { 'content-type': contentType };
-  if (auth !== 'none') {
-    const signer = auth === 'nip98' ? who : auth.signer;
-    headers.authorization = nip98Header(signer, `http://localhost${path}`, 'POST', { body });
-  }
-  return t.app.inject({ method: 'POST', url: path, payload: body, headers });
-}
-
-/**
- * A NIP-98 header with a random `nonce` tag, as the pages send: two identical requests in the same second
- * would otherwise sign the same event, and the second would be refused as a replay.
- */
-export function freshNip98(who: TestKey, url: string, method: string): string {
-  const tags = [
-    ['u', url],
-    ['method', method],
-    ['nonce', randomBytes(8).toString('hex')],
-  ];
-  return authorizationHeader(signEvent(who, { kind: 27235, tags }));
+  return postUpload(t, options.path ?? '/api/fileupload', {
+    npub: options.npub === undefined ? who.npub : options.npub,
+    file: { value: content, filename: options.filename ?? 'cookies.txt', type: options.type ?? 'text/plain' },
+    signer: auth === 'none' ? null : auth === 'nip98' ? who : auth.signer,
+  });
 }
 
 /** An authenticated JSON/text request to the vault. */
@@ -73,7 +32,7 @@ export function vault(
   return t.app.inject({
     method,
     url: path,
-    headers: { accept, authorization: freshNip98(who, `http://localhost${path}`, method) },
+    headers: { accept, authorization: nip98Header(who, `http://localhost${path}`, method) },
   });
 }
 

@@ -5,8 +5,9 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { newKey, nip98Header } from '../helpers/nostr.js';
-import { cookieFile, cookieLine, multipartBody } from './fixtures.js';
-import { modeOf, postFile, register, snapshot, type Owner } from './harness.js';
+import { multipart, register, type Owner } from '../helpers/multipart.js';
+import { cookieFile, cookieLine } from './fixtures.js';
+import { modeOf, postFile, snapshot } from './harness.js';
 
 const SECRET_VALUE = 'CookieValueThatMustNeverBeLogged42';
 const LOCAL_ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}$/;
@@ -143,7 +144,7 @@ describe('POST /api/fileupload: cookie intake', () => {
 
     it('refuses a NIP-98 payload tag that does not match the body', async () => {
       const content = cookieFile([cookieLine('.youtube.com')]);
-      const { body, contentType } = multipartBody([{ name: 'file', value: content, filename: 'c.txt' }]);
+      const { body, contentType } = multipart([{ name: 'file', value: content, filename: 'c.txt' }]);
       const res = await t.app.inject({
         method: 'POST',
         url: '/api/fileupload',
@@ -159,7 +160,7 @@ describe('POST /api/fileupload: cookie intake', () => {
     });
 
     it('refuses a form without a file', async () => {
-      const { body, contentType } = multipartBody([{ name: 'npub', value: alice.npub }]);
+      const { body, contentType } = multipart([{ name: 'npub', value: alice.npub }]);
       const res = await t.app.inject({
         method: 'POST',
         url: '/api/fileupload',

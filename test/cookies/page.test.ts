@@ -1,11 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { finalizeEvent, getPublicKey, nip19, type EventTemplate } from 'nostr-tools';
+import { nip19 } from 'nostr-tools';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { launchBrowser, openPage } from '../helpers/browser.js';
+import { installNostrExtension, launchBrowser, openPage } from '../helpers/browser.js';
 import { cookieFile, cookieLine } from './fixtures.js';
 
 interface Registered {
@@ -100,22 +100,7 @@ describe('the cookie page in headless Chromium', () => {
     let signatures = 0;
     const { page, problems, close } = await openPage(browser, {
       locale: 'fr-FR',
-      init: async (context) => {
-        await context.exposeFunction('__testGetPublicKey', () => getPublicKey(secret));
-        await context.exposeFunction('__testSignEvent', (template: EventTemplate) => {
-          signatures += 1;
-          return finalizeEvent(template, secret);
-        });
-        await context.addInitScript(() => {
-          const w = globalThis as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
-          Object.defineProperty(globalThis, 'nostr', {
-            value: {
-              getPublicKey: () => w.__testGetPublicKey!(),
-              signEvent: (e: unknown) => w.__testSignEvent!(e),
-            },
-          });
-        });
-      },
+      init: (context) => installNostrExtension(context, secret, () => (signatures += 1)),
     });
     try {
       await page.goto(`${base}/cookie`);

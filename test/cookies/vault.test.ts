@@ -10,7 +10,8 @@ import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { newKey, signEvent } from '../helpers/nostr.js';
 import { connectedClient, publish, startTestRelay, waitFor } from '../helpers/relay.js';
 import { cookieFile, cookieLine } from './fixtures.js';
-import { postFile, register, vault, type Owner } from './harness.js';
+import { register, type Owner } from '../helpers/multipart.js';
+import { postFile, vault } from './harness.js';
 
 const LOCAL_ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}$/;
 

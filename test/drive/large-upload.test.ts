@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { nip98Header } from '../helpers/nostr.js';
 import { ipfsCidOf, pseudoRandom } from './helpers.js';
-import { register, type Owner } from './http.js';
+import { register, type Owner } from '../helpers/multipart.js';
 
 const SIZE = 200 * 1024 * 1024;
 const BOUNDARY = '----stationLargeUpload';

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { nip98Header } from '../helpers/nostr.js';
-import { multipart, register, upload, type Owner } from './http.js';
+import { multipart, register, type Owner } from '../helpers/multipart.js';
+import { upload } from './http.js';
 
 describe('drive routes: limits and malformed uploads', () => {
   let t: TestApp;

@@ -5,7 +5,8 @@ import { startGateway, type Gateway } from '../../src/drive/store/gateway.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { newKey } from '../helpers/nostr.js';
 import { addRecursiveCid } from './drive-fixture.js';
-import { postJson, register, upload, type Owner } from './http.js';
+import { register, type Owner } from '../helpers/multipart.js';
+import { postJson, upload } from './http.js';
 
 const LOCAL_ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}$/;
 

@@ -1,3 +1,4 @@
+import { finalizeEvent, getPublicKey, type EventTemplate, type NostrEvent } from 'nostr-tools';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 /** Debian's `chromium` package; override with CHROMIUM_PATH. */
@@ -54,4 +55,30 @@ export async function openPage(
       problems.push(`HTTP ${response.status()}: ${response.url()}`);
   });
   return { context, page, problems, close: () => context.close() };
+}
+
+/**
+ * A NIP-07 extension (`window.nostr`) in every page of `context`, signing in the test process with
+ * `secretKey`; `onSign` sees each event the page had signed. Pass it as `openPage`'s `init`.
+ */
+export async function installNostrExtension(
+  context: BrowserContext,
+  secretKey: Uint8Array,
+  onSign: (event: NostrEvent) => void = () => undefined,
+): Promise<void> {
+  await context.exposeFunction('__testGetPublicKey', () => getPublicKey(secretKey));
+  await context.exposeFunction('__testSignEvent', (template: EventTemplate) => {
+    const event = finalizeEvent(template, secretKey);
+    onSign(event);
+    return event;
+  });
+  await context.addInitScript(() => {
+    const w = globalThis as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+    Object.defineProperty(globalThis, 'nostr', {
+      value: {
+        getPublicKey: () => w.__testGetPublicKey!(),
+        signEvent: (e: unknown) => w.__testSignEvent!(e),
+      },
+    });
+  });
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import type { SizeLimit } from '../../src/fs/staging.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { authorizationHeader, newKey, nip98Header, type TestKey } from '../helpers/nostr.js';
-import { multipart, register, type Owner } from '../drive/http.js';
+import { multipart, register, type Owner } from '../helpers/multipart.js';
 
 const FILE = Buffer.alloc(256 * 1024, 'a');
 

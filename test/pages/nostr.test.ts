@@ -1,12 +1,5 @@
 import ngeohash from 'ngeohash';
-import {
-  finalizeEvent,
-  getPublicKey,
-  nip19,
-  verifyEvent,
-  type EventTemplate,
-  type NostrEvent,
-} from 'nostr-tools';
+import { nip19, verifyEvent, type NostrEvent } from 'nostr-tools';
 import { Relay } from 'nostr-tools/relay';
 import type { Subscription } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +7,7 @@ import type { EmbeddedRelay } from '../../src/relay/embedded-relay.js';
 import { StationView } from '../../src/view/station-view.js';
 import { startStreams } from '../../streams/index.js';
 import type { RelayClient } from '../../streams/relay-client.js';
-import { openPage } from '../helpers/browser.js';
+import { installNostrExtension, openPage } from '../helpers/browser.js';
 import { newKey, signEvent, type TestKey } from '../helpers/nostr.js';
 import { connectedClient, publish, startTestRelay, waitFor } from '../helpers/relay.js';
 import { gotoPage, startPageServer, unexpected, type PageServer } from './harness.js';
@@ -129,19 +122,7 @@ describe('the geo-message page', () => {
       init: async (context) => {
         await context.grantPermissions(['geolocation']);
         await context.setGeolocation({ latitude: 45.7578, longitude: 4.832 });
-        await context.exposeFunction('__testGetPublicKey', () => getPublicKey(author.sk));
-        await context.exposeFunction('__testSignEvent', (template: EventTemplate) =>
-          finalizeEvent(template, author.sk),
-        );
-        await context.addInitScript(() => {
-          const w = globalThis as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
-          Object.defineProperty(globalThis, 'nostr', {
-            value: {
-              getPublicKey: () => w.__testGetPublicKey!(),
-              signEvent: (e: unknown) => w.__testSignEvent!(e),
-            },
-          });
-        });
+        await installNostrExtension(context, author.sk);
       },
     });
     try {
