@@ -1,21 +1,18 @@
 // The cookie page: connect a NOSTR key, upload a cookie export, list and delete the owner's cookie files.
+import type { CookieEntry, CookieUploadResponse } from '../../src/cookies/schemas.js';
+import type { CookieScriptLabels } from '../../src/http/page-labels/cookie.js';
 import { renderList } from './cookie/list.js';
-import type { CookieEntry, Labels, UploadAnswer } from './cookie/types.js';
-import { byId, element, readData, shortKey } from './lib/dom.js';
+import { byId, element } from './lib/dom.js';
 import { ApiError, errorText, fetchJson, sendWithProgress } from './lib/http.js';
 import { multipartBody } from './lib/multipart.js';
 import { nip98Authorization, stationUrl } from './lib/nip98.js';
-import { hasExtension, nip07Signer, secretKeySigner, SignerError, type Signer } from './lib/signer.js';
+import { startPage } from './lib/page.js';
+import { signerProblem, wireSigner } from './lib/signer-block.js';
+import { SignerError, type Signer } from './lib/signer.js';
 
-const root = byId('cookie-app');
-const t = readData<Labels>(root, 'labels');
-const lang = root.dataset.lang ?? 'fr';
+const page = startPage<CookieScriptLabels>('cookie-app');
+const { t, lang } = page;
 
-const keyStatus = byId('key-status');
-const keyChoices = byId('key-choices');
-const forgetButton = byId<HTMLButtonElement>('forget-key');
-const nsecForm = byId<HTMLFormElement>('nsec-form');
-const nsecInput = byId<HTMLInputElement>('nsec');
 const uploadForm = byId<HTMLFormElement>('upload-form');
 const fileInput = byId<HTMLInputElement>('cookie-file');
 const uploadButton = byId<HTMLButtonElement>('upload-button');
@@ -25,33 +22,21 @@ const refreshButton = byId<HTMLButtonElement>('refresh-list');
 const table = byId('cookie-table');
 const rows = byId('cookie-rows');
 const empty = byId('cookie-empty');
-const pageError = byId('page-error');
 
-let signer: Signer | null = null;
+/** The cookie answer, or the drive's when the file was no cookie file: these fields are shown when present. */
+type UploadAnswer = Partial<
+  Pick<CookieUploadResponse, 'message' | 'description' | 'file_path' | 'timestamp'>
+>;
 
 function showError(error: unknown): void {
-  if (error instanceof SignerError) {
-    pageError.textContent =
-      error.reason === 'no-extension'
-        ? t.noExtension
-        : error.reason === 'bad-key'
-          ? t.badNsec
-          : t.extensionRefused;
-  } else {
-    pageError.textContent = `${t.failed}: ${errorText(error)}`;
-  }
+  const problem = signerProblem(error, t);
+  if (problem) page.error.show(problem);
+  else page.error.failed(error);
 }
 
-function clearError(): void {
-  pageError.textContent = '';
-}
+const keys = wireSigner(t, { onChange: connected, onError: showError, onAttempt: page.error.clear });
 
-function connect(next: Signer | null): void {
-  signer?.forget();
-  signer = next;
-  keyStatus.textContent = next ? `${t.connectedAs} ${shortKey(next.npub)}` : t.notConnected;
-  keyChoices.hidden = next !== null;
-  forgetButton.hidden = next === null;
+function connected(next: Signer | null): void {
   uploadButton.disabled = next === null;
   refreshButton.disabled = next === null;
   if (next) void loadList();
@@ -67,6 +52,7 @@ async function authorized(
   method: string,
   payload?: string,
 ): Promise<{ url: string; authorization: string }> {
+  const signer = keys.current();
   if (!signer) throw new SignerError('bad-key', 'No key');
   const url = stationUrl(path);
   return { url, authorization: await nip98Authorization(signer, url, method, payload) };
@@ -85,7 +71,7 @@ async function loadList(): Promise<void> {
 }
 
 async function removeCookie(entry: CookieEntry): Promise<void> {
-  clearError();
+  page.error.clear();
   try {
     const { url, authorization } = await authorized(
       `/cookie/${encodeURIComponent(entry.domain ?? entry.file)}`,
@@ -115,8 +101,9 @@ function renderAnswer(answer: UploadAnswer): void {
 }
 
 async function upload(file: File): Promise<void> {
+  const signer = keys.current();
   if (!signer) return;
-  clearError();
+  page.error.clear();
   uploadButton.disabled = true;
   progress.value = 0;
   progress.hidden = false;
@@ -140,29 +127,10 @@ async function upload(file: File): Promise<void> {
       element('p', { text: `${t.failed}: ${errorText(error)}`, attrs: { 'data-outcome': code } }),
     );
   } finally {
-    uploadButton.disabled = signer === null;
+    uploadButton.disabled = keys.current() === null;
   }
 }
 
-byId('use-extension').addEventListener('click', () => {
-  clearError();
-  if (!hasExtension()) return showError(new SignerError('no-extension', 'No extension'));
-  nip07Signer().then(connect, showError);
-});
-
-nsecForm.addEventListener('submit', (event) => {
-  event.preventDefault();
-  clearError();
-  const typed = nsecInput.value;
-  nsecInput.value = '';
-  try {
-    connect(secretKeySigner(typed));
-  } catch (error) {
-    showError(error);
-  }
-});
-
-forgetButton.addEventListener('click', () => connect(null));
 refreshButton.addEventListener('click', () => void loadList());
 
 uploadForm.addEventListener('submit', (event) => {
@@ -172,4 +140,4 @@ uploadForm.addEventListener('submit', (event) => {
   void upload(file);
 });
 
-root.dataset.ready = 'true';
+page.ready();

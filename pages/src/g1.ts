@@ -1,15 +1,14 @@
 // The registration page: identity with optional Ğ1 salt/pepper and a position; shows the keys and the UMAP cell.
 import type { G1ScriptLabels } from '../../src/http/page-labels/g1.js';
-import { byId, element, readData } from './lib/dom.js';
-import { errorText } from './lib/http.js';
+import { byId, element } from './lib/dom.js';
 import { showIdentity } from './lib/identity-card.js';
+import { startPage } from './lib/page.js';
 import { wirePosition } from './lib/position-block.js';
 import { umapCell } from './lib/position.js';
 import { register, type NewIdentity } from './lib/registration.js';
 
-const root = byId('g1-app');
-const t = readData<G1ScriptLabels>(root, 'labels');
-const lang = root.dataset.lang ?? 'fr';
+const page = startPage<G1ScriptLabels>('g1-app');
+const { t, lang } = page;
 
 const form = byId<HTMLFormElement>('g1-form');
 const email = byId<HTMLInputElement>('email');
@@ -18,9 +17,8 @@ const pepper = byId<HTMLInputElement>('pepper');
 const button = byId<HTMLButtonElement>('register-button');
 const status = byId('register-status');
 const identity = byId('identity');
-const pageError = byId('page-error');
 
-const position = wirePosition(t.position, () => (pageError.textContent = ''));
+const position = wirePosition(t.position, page.error.clear);
 const CREDENTIAL = /^[\x21-\x7e]{1,128}$/;
 
 /** The checks the station makes too, done first so the person gets the sentence without a round trip. */
@@ -53,12 +51,9 @@ function cellBlock(created: NewIdentity): Node[] {
 }
 
 async function submit(): Promise<void> {
-  pageError.textContent = '';
+  page.error.clear();
   const refused = problem();
-  if (refused) {
-    pageError.textContent = refused;
-    return;
-  }
+  if (refused) return page.error.show(refused);
   button.disabled = true;
   status.textContent = t.registering;
   const point = position.current();
@@ -78,7 +73,7 @@ async function submit(): Promise<void> {
     identity.scrollIntoView({ behavior: 'smooth', block: 'start' });
   } catch (error) {
     status.textContent = '';
-    pageError.textContent = `${t.failed}: ${errorText(error)}`;
+    page.error.failed(error);
   } finally {
     button.disabled = false;
   }
@@ -89,4 +84,4 @@ form.addEventListener('submit', (event) => {
   void submit();
 });
 
-root.dataset.ready = 'true';
+page.ready();

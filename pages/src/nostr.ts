@@ -1,23 +1,17 @@
 // The geo-message page: sign a kind-1 note tagged with the UMAP position, publish it, list nearby notes.
 import { npubEncode } from 'nostr-tools/nip19';
 import type { NostrScriptLabels } from '../../src/http/page-labels/nostr.js';
-import { byId, element, formatLocal, readData, shortKey } from './lib/dom.js';
+import { byId, element, formatLocal, shortKey } from './lib/dom.js';
 import { geoNote, MAX_MESSAGE_LENGTH, nearbyMessages, type GeoMessage } from './lib/geo-note.js';
-import { errorText } from './lib/http.js';
+import { startPage } from './lib/page.js';
 import { wirePosition } from './lib/position-block.js';
 import { umapCell, type LatLon } from './lib/position.js';
 import { browserRelayUrl, publishEvent, RelayError } from './lib/relay-publish.js';
-import { hasExtension, nip07Signer, secretKeySigner, SignerError, type Signer } from './lib/signer.js';
+import { signerProblem, wireSigner } from './lib/signer-block.js';
 
-const root = byId('nostr-app');
-const t = readData<NostrScriptLabels>(root, 'labels');
-const lang = root.dataset.lang ?? 'fr';
+const page = startPage<NostrScriptLabels>('nostr-app');
+const { t, lang } = page;
 
-const keyStatus = byId('key-status');
-const keyChoices = byId('key-choices');
-const forgetButton = byId<HTMLButtonElement>('forget-key');
-const nsecForm = byId<HTMLFormElement>('nsec-form');
-const nsecInput = byId<HTMLInputElement>('nsec');
 const composeForm = byId<HTMLFormElement>('compose-form');
 const message = byId<HTMLTextAreaElement>('message');
 const relayInput = byId<HTMLInputElement>('relay-url');
@@ -26,48 +20,33 @@ const publishStatus = byId('publish-status');
 const listStatus = byId('list-status');
 const refreshButton = byId<HTMLButtonElement>('refresh-list');
 const list = byId<HTMLOListElement>('geo-messages');
-const pageError = byId('page-error');
 
 /** Polls of the station view after publishing: the note reaches it through the relay subscription. */
 const INDEX_POLLS = 20;
 const INDEX_POLL_MS = 500;
 
-let signer: Signer | null = null;
 /** The position given, on the UMAP grid; set by the position block. */
 let here: LatLon | null = null;
 let listTimer: number | undefined;
 relayInput.value = browserRelayUrl(relayInput.dataset.configured ?? '');
 
 function showError(error: unknown): void {
-  if (error instanceof SignerError) {
-    pageError.textContent =
-      error.reason === 'no-extension'
-        ? t.noExtension
-        : error.reason === 'bad-key'
-          ? t.badNsec
-          : t.extensionRefused;
-  } else if (error instanceof RelayError) {
-    pageError.textContent =
+  const problem = signerProblem(error, t);
+  if (problem) page.error.show(problem);
+  else if (error instanceof RelayError) {
+    page.error.show(
       error.reason === 'bad-url'
         ? t.badRelay
-        : `${error.reason === 'unreachable' ? t.relayUnreachable : t.relayRejected} ${error.message}`;
-  } else {
-    pageError.textContent = `${t.failed}: ${errorText(error)}`;
-  }
+        : `${error.reason === 'unreachable' ? t.relayUnreachable : t.relayRejected} ${error.message}`,
+    );
+  } else page.error.failed(error);
 }
+
+const keys = wireSigner(t, { onChange: refreshControls, onError: showError, onAttempt: page.error.clear });
 
 function refreshControls(): void {
-  publishButton.disabled = signer === null || here === null;
+  publishButton.disabled = keys.current() === null || here === null;
   refreshButton.disabled = here === null;
-}
-
-function connect(next: Signer | null): void {
-  signer?.forget();
-  signer = next;
-  keyStatus.textContent = next ? `${t.connectedAs} ${shortKey(next.npub)}` : t.notConnected;
-  keyChoices.hidden = next !== null;
-  forgetButton.hidden = next === null;
-  refreshControls();
 }
 
 function messageItem(note: GeoMessage): HTMLLIElement {
@@ -108,7 +87,8 @@ async function waitUntilListed(id: string, at: LatLon): Promise<boolean> {
 }
 
 async function publish(): Promise<void> {
-  pageError.textContent = '';
+  page.error.clear();
+  const signer = keys.current();
   const at = here;
   const content = message.value.trim();
   if (!signer) return showError(new Error(t.needKey));
@@ -144,25 +124,6 @@ wirePosition(t.position, (at) => {
 });
 refreshControls();
 
-byId('use-extension').addEventListener('click', () => {
-  pageError.textContent = '';
-  if (!hasExtension()) return showError(new SignerError('no-extension', 'No extension'));
-  nip07Signer().then(connect, showError);
-});
-
-nsecForm.addEventListener('submit', (event) => {
-  event.preventDefault();
-  pageError.textContent = '';
-  const typed = nsecInput.value;
-  nsecInput.value = '';
-  try {
-    connect(secretKeySigner(typed));
-  } catch (error) {
-    showError(error);
-  }
-});
-
-forgetButton.addEventListener('click', () => connect(null));
 refreshButton.addEventListener('click', () => {
   if (here) void loadMessages(here);
 });
@@ -171,4 +132,4 @@ composeForm.addEventListener('submit', (event) => {
   void publish();
 });
 
-root.dataset.ready = 'true';
+page.ready();

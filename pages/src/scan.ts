@@ -1,16 +1,15 @@
 // The scan page: e-mail registration with a zero balance, and a multi-scan of QR codes (camera or pictures).
 import type { ScanScriptLabels } from '../../src/http/page-labels/scan.js';
 import { CameraError, CameraScanner } from './lib/camera.js';
-import { byId, element, readData } from './lib/dom.js';
-import { errorText } from './lib/http.js';
+import { byId, element } from './lib/dom.js';
 import { showIdentity } from './lib/identity-card.js';
+import { startPage } from './lib/page.js';
 import { decodeImageFile } from './lib/qr-scan.js';
 import { recognise, type Recognised } from './lib/recognise.js';
 import { register } from './lib/registration.js';
 
-const root = byId('scan-app');
-const t = readData<ScanScriptLabels>(root, 'labels');
-const lang = root.dataset.lang ?? 'fr';
+const page = startPage<ScanScriptLabels>('scan-app');
+const { t, lang } = page;
 
 const registerForm = byId<HTMLFormElement>('register-form');
 const email = byId<HTMLInputElement>('email');
@@ -25,7 +24,6 @@ const results = byId<HTMLOListElement>('scan-results');
 const count = byId('scan-count');
 const empty = byId('scan-empty');
 const clear = byId<HTMLButtonElement>('scan-clear');
-const pageError = byId('page-error');
 
 /** Everything recognised so far, by scanned text: a code seen twice is listed once. */
 const seen = new Map<string, Recognised>();
@@ -101,7 +99,7 @@ function add(text: string): void {
 }
 
 async function readFiles(list: File[]): Promise<void> {
-  pageError.textContent = '';
+  page.error.clear();
   scanStatus.textContent = t.reading;
   const notes: string[] = [];
   for (const file of list) {
@@ -124,7 +122,7 @@ function cameraShown(on: boolean): void {
 }
 
 cameraStart.addEventListener('click', () => {
-  pageError.textContent = '';
+  page.error.clear();
   cameraStart.disabled = true;
   camera
     .start()
@@ -133,10 +131,10 @@ cameraStart.addEventListener('click', () => {
         cameraShown(true);
         scanStatus.textContent = t.cameraOn;
       },
-      (error: unknown) => {
-        pageError.textContent =
-          error instanceof CameraError ? t.cameraProblems[error.problem] : t.cameraProblems.failed;
-      },
+      (error: unknown) =>
+        page.error.show(
+          error instanceof CameraError ? t.cameraProblems[error.problem] : t.cameraProblems.failed,
+        ),
     )
     .finally(() => (cameraStart.disabled = false));
 });
@@ -160,11 +158,8 @@ clear.addEventListener('click', () => {
 
 registerForm.addEventListener('submit', (event) => {
   event.preventDefault();
-  pageError.textContent = '';
-  if (!email.validity.valid || email.value.trim() === '') {
-    pageError.textContent = t.badEmail;
-    return;
-  }
+  page.error.clear();
+  if (!email.validity.valid || email.value.trim() === '') return page.error.show(t.badEmail);
   registerButton.disabled = true;
   registerStatus.textContent = t.registering;
   register({ email: email.value, lang })
@@ -175,11 +170,11 @@ registerForm.addEventListener('submit', (event) => {
     })
     .catch((error: unknown) => {
       registerStatus.textContent = '';
-      pageError.textContent = `${t.failed}: ${errorText(error)}`;
+      page.error.failed(error);
     })
     .finally(() => (registerButton.disabled = false));
 });
 
 window.addEventListener('pagehide', () => camera.stop());
 refreshCount();
-root.dataset.ready = 'true';
+page.ready();

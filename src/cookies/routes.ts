@@ -3,11 +3,11 @@ import type { Static } from 'typebox';
 import type { AuthContext } from '../auth/types.js';
 import type { StagingArea } from '../fs/staging.js';
 import { BadRequestError } from '../http/errors.js';
+import { cookieLabels } from '../http/page-labels/cookie.js';
 import { errorResponses } from '../http/schemas.js';
 import { receiveUploadForm, type UploadedFile, type UploadForm } from '../http/upload-form.js';
 import { pageContext, sendHtml, sharedViews } from '../http/views.js';
 import type { UserRecord } from '../identity/user-files.js';
-import { cookieLabels } from './labels.js';
 import { looksLikeNetscapeCookies } from './netscape.js';
 import {
   CookieDeletedBody,

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 
 export const CookieUploadBody = Type.Object(
   {
@@ -14,6 +14,9 @@ export const CookieUploadBody = Type.Object(
   },
   { description: 'Cookie file stored (CONTRACT §8)' },
 );
+
+/** The exact answer for a cookie file; the cookie page reads it too (pages/src/cookie.ts). */
+export type CookieUploadResponse = Static<typeof CookieUploadBody>;
 
 /** What the drive answers when a file sent here is not a cookie file (`POST /api/upload`, CONTRACT §7). */
 export const DriveUploadBody = Type.Object(
@@ -32,6 +35,9 @@ export const CookieEntryBody = Type.Object({
     description: 'Earliest cookie expiry in the file (re-upload before); null: session cookies only',
   }),
 });
+
+/** One of the owner's cookie files, as listed by the vault and shown by the cookie page. */
+export type CookieEntry = Static<typeof CookieEntryBody>;
 
 export const CookieListBody = Type.Object({
   cookies: Type.Array(CookieEntryBody),

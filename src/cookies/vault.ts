@@ -17,30 +17,7 @@ import {
 } from './files.js';
 import { domainAndParents, isValidHost } from './hosts.js';
 import type { CookieScan } from './netscape.js';
-
-/** The exact answer of `POST /api/fileupload` for a cookie file (CONTRACT §8). */
-export interface CookieUploadResponse {
-  success: true;
-  message: string;
-  file_path: string;
-  file_type: 'netscape_cookies';
-  target_directory: string;
-  new_cid: null;
-  timestamp: string;
-  auth_verified: true;
-  description: string;
-}
-
-export interface CookieEntry {
-  /** Registrable domain; null for `.cookie.txt` (no domain detected). */
-  domain: string | null;
-  /** Name of the file in the user directory, the handle for `GET`/`DELETE /cookie/<file-or-domain>`. */
-  file: string;
-  uploaded_at: string;
-  size: number;
-  /** Earliest expiry inside the file (when to re-upload); null when only session cookies. */
-  expires_at: string | null;
-}
+import type { CookieEntry, CookieUploadResponse } from './schemas.js';
 
 export interface OpenedCookie {
   domain: string | null;

@@ -1,5 +1,6 @@
 import { element, formatBytes, formatLocal } from '../lib/dom.js';
-import type { CookieEntry, Labels } from './types.js';
+import type { CookieScriptLabels } from '../../../src/http/page-labels/cookie.js';
+import type { CookieEntry } from '../../../src/cookies/schemas.js';
 
 export interface ListParts {
   rows: HTMLElement;
@@ -8,7 +9,7 @@ export interface ListParts {
 }
 
 export interface ListOptions {
-  t: Labels;
+  t: CookieScriptLabels;
   lang: string;
   onRemove: (entry: CookieEntry) => Promise<void>;
 }

@@ -1,13 +1,9 @@
+import { keyLabels, keyScriptLabels, type KeyLabels, type KeyScriptLabels } from './key.js';
 import type { Language } from './language.js';
 import { positionLabels, type PositionLabels } from './position.js';
 
 /** Texts the geo-message page's module shows at run time. */
-export interface NostrScriptLabels {
-  connectedAs: string;
-  notConnected: string;
-  noExtension: string;
-  badNsec: string;
-  extensionRefused: string;
+export interface NostrScriptLabels extends KeyScriptLabels {
   needKey: string;
   needPosition: string;
   emptyMessage: string;
@@ -24,15 +20,9 @@ export interface NostrScriptLabels {
   position: PositionLabels;
 }
 
-export interface NostrLabels {
+export interface NostrLabels extends KeyLabels {
   title: string;
   intro: string;
-  keyTitle: string;
-  useExtension: string;
-  nsecLabel: string;
-  nsecHint: string;
-  useNsec: string;
-  forget: string;
   composeTitle: string;
   messageLabel: string;
   publish: string;
@@ -47,12 +37,7 @@ export interface NostrLabels {
 const fr: NostrLabels = {
   title: 'Géo-messages',
   intro: 'Publiez un message NOSTR attaché à votre case UMAP et lisez ceux des cases voisines.',
-  keyTitle: '1. Votre clé NOSTR',
-  useExtension: 'Utiliser mon extension NOSTR (NIP-07)',
-  nsecLabel: 'Ou tapez votre clé secrète (nsec1…)',
-  nsecHint: 'Elle reste dans la mémoire de cette page : elle n’est ni envoyée ni enregistrée.',
-  useNsec: 'Utiliser cette clé',
-  forget: 'Oublier la clé',
+  ...keyLabels('fr'),
   composeTitle: '3. Votre message',
   messageLabel: 'Message (2000 caractères au plus)',
   publish: 'Signer et publier',
@@ -62,11 +47,7 @@ const fr: NostrLabels = {
   refresh: 'Actualiser',
   position: { ...positionLabels('fr'), title: '2. Position' },
   js: {
-    connectedAs: 'Connecté en tant que',
-    notConnected: 'Aucune clé connectée.',
-    noExtension: 'Aucune extension NOSTR détectée dans ce navigateur.',
-    badNsec: 'Ce n’est pas une clé secrète nsec1… valide.',
-    extensionRefused: 'L’extension a refusé la demande.',
+    ...keyScriptLabels('fr'),
     needKey: 'Connectez d’abord votre clé NOSTR.',
     needPosition: 'Donnez d’abord une position.',
     emptyMessage: 'Le message est vide.',
@@ -87,12 +68,7 @@ const fr: NostrLabels = {
 const en: NostrLabels = {
   title: 'Geo-messages',
   intro: 'Publish a NOSTR message attached to your UMAP cell and read those of the cells around it.',
-  keyTitle: '1. Your NOSTR key',
-  useExtension: 'Use my NOSTR extension (NIP-07)',
-  nsecLabel: 'Or type your secret key (nsec1…)',
-  nsecHint: 'It stays in this page’s memory: it is neither sent nor stored.',
-  useNsec: 'Use this key',
-  forget: 'Forget the key',
+  ...keyLabels('en'),
   composeTitle: '3. Your message',
   messageLabel: 'Message (2000 characters at most)',
   publish: 'Sign and publish',
@@ -102,11 +78,7 @@ const en: NostrLabels = {
   refresh: 'Refresh',
   position: { ...positionLabels('en'), title: '2. Position' },
   js: {
-    connectedAs: 'Connected as',
-    notConnected: 'No key connected.',
-    noExtension: 'No NOSTR extension found in this browser.',
-    badNsec: 'This is not a valid nsec1… secret key.',
-    extensionRefused: 'The extension refused the request.',
+    ...keyScriptLabels('en'),
     needKey: 'Connect your NOSTR key first.',
     needPosition: 'Give a position first.',
     emptyMessage: 'The message is empty.',

@@ -1,12 +1,8 @@
-import type { Language } from '../http/views.js';
+import { keyLabels, keyScriptLabels, type KeyLabels, type KeyScriptLabels } from './key.js';
+import type { Language } from './language.js';
 
 /** Texts the browser module shows at run time; handed to it through a data attribute (no inline script). */
-export interface CookieScriptLabels {
-  connectedAs: string;
-  notConnected: string;
-  noExtension: string;
-  badNsec: string;
-  extensionRefused: string;
+export interface CookieScriptLabels extends KeyScriptLabels {
   chooseFile: string;
   uploading: string;
   uploaded: string;
@@ -21,18 +17,12 @@ export interface CookieScriptLabels {
   fields: { message: string; domain: string; file: string; time: string };
 }
 
-export interface CookieLabels {
+export interface CookieLabels extends KeyLabels {
   title: string;
   intro: string;
   howTitle: string;
   howSteps: string[];
   safety: string;
-  keyTitle: string;
-  useExtension: string;
-  nsecLabel: string;
-  nsecHint: string;
-  useNsec: string;
-  forget: string;
   uploadTitle: string;
   fileLabel: string;
   upload: string;
@@ -55,12 +45,7 @@ const fr: CookieLabels = {
   ],
   safety:
     'Des cookies valent un mot de passe : ne les envoyez qu’à votre propre station. Votre clé secrète ne quitte jamais cette page.',
-  keyTitle: '1. Votre clé NOSTR',
-  useExtension: 'Utiliser mon extension NOSTR (NIP-07)',
-  nsecLabel: 'Ou tapez votre clé secrète (nsec1…)',
-  nsecHint: 'Elle reste dans la mémoire de cette page : elle n’est ni envoyée ni enregistrée.',
-  useNsec: 'Utiliser cette clé',
-  forget: 'Oublier la clé',
+  ...keyLabels('fr'),
   uploadTitle: '2. Envoyer un fichier de cookies',
   fileLabel: 'Fichier cookies.txt (un seul domaine)',
   upload: 'Envoyer',
@@ -74,11 +59,7 @@ const fr: CookieLabels = {
     action: 'Action',
   },
   js: {
-    connectedAs: 'Connecté en tant que',
-    notConnected: 'Aucune clé connectée.',
-    noExtension: 'Aucune extension NOSTR détectée dans ce navigateur.',
-    badNsec: 'Ce n’est pas une clé secrète nsec1… valide.',
-    extensionRefused: 'L’extension a refusé la demande.',
+    ...keyScriptLabels('fr'),
     chooseFile: 'Choisissez d’abord un fichier.',
     uploading: 'Envoi…',
     uploaded: 'Fichier enregistré.',
@@ -107,12 +88,7 @@ const en: CookieLabels = {
   ],
   safety:
     'Cookies are worth a password: only send them to your own station. Your secret key never leaves this page.',
-  keyTitle: '1. Your NOSTR key',
-  useExtension: 'Use my NOSTR extension (NIP-07)',
-  nsecLabel: 'Or type your secret key (nsec1…)',
-  nsecHint: 'It stays in this page’s memory: it is neither sent nor stored.',
-  useNsec: 'Use this key',
-  forget: 'Forget the key',
+  ...keyLabels('en'),
   uploadTitle: '2. Upload a cookie file',
   fileLabel: 'cookies.txt file (one domain)',
   upload: 'Upload',
@@ -120,11 +96,7 @@ const en: CookieLabels = {
   refresh: 'Refresh',
   columns: { domain: 'Domain', uploaded: 'Uploaded', expires: 'Expires', size: 'Size', action: 'Action' },
   js: {
-    connectedAs: 'Connected as',
-    notConnected: 'No key connected.',
-    noExtension: 'No NOSTR extension found in this browser.',
-    badNsec: 'This is not a valid nsec1… secret key.',
-    extensionRefused: 'The extension refused the request.',
+    ...keyScriptLabels('en'),
     chooseFile: 'Choose a file first.',
     uploading: 'Uploading…',
     uploaded: 'File saved.',
