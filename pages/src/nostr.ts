@@ -2,7 +2,8 @@
 import { npubEncode } from 'nostr-tools/nip19';
 import type { NostrScriptLabels } from '../../src/http/page-labels/nostr.js';
 import { byId, element, formatLocal, shortKey } from './lib/dom.js';
-import { geoNote, MAX_MESSAGE_LENGTH, nearbyMessages, type GeoMessage } from './lib/geo-note.js';
+import type { GeoMessage } from '../../src/view/schemas.js';
+import { geoNote, MAX_MESSAGE_LENGTH, nearbyMessages } from './lib/geo-note.js';
 import { startPage } from './lib/page.js';
 import { wirePosition } from './lib/position-block.js';
 import { umapCell, type LatLon } from './lib/position.js';

@@ -6,6 +6,7 @@ import { writeFileAtomic } from '../fs/atomic.js';
 import { within } from '../fs/paths.js';
 import { DependencyError } from '../http/errors.js';
 import type { Mailer, MailReceipt, OutgoingMail } from './mailer.js';
+import { messageOf } from './message.js';
 
 export interface OutboxMailerOptions {
   tmpDir: string;
@@ -31,12 +32,7 @@ export function createOutboxMailer(options: OutboxMailerOptions): Mailer {
     target: dir,
     async send(mail: OutgoingMail): Promise<MailReceipt> {
       const info = await composer.sendMail({
-        from: options.from,
-        replyTo: options.replyTo,
-        to: mail.to,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html,
+        ...messageOf(options, mail),
         date: new Date(options.clock.now()),
       });
       const stamp = localTimestamp(options.clock.now()).replace(/[:.]/g, '-');

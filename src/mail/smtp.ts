@@ -2,6 +2,7 @@ import { createTransport } from 'nodemailer';
 import type { Logger } from 'pino';
 import { DependencyError } from '../http/errors.js';
 import type { Mailer, MailReceipt, OutgoingMail } from './mailer.js';
+import { messageOf } from './message.js';
 
 export interface SmtpMailerOptions {
   /** `smtp://` or `smtps://`, credentials allowed in the URL; never logged. */
@@ -48,14 +49,7 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
     async send(mail: OutgoingMail): Promise<MailReceipt> {
       let info;
       try {
-        info = await transport.sendMail({
-          from: options.from,
-          replyTo: options.replyTo,
-          to: mail.to,
-          subject: mail.subject,
-          text: mail.text,
-          html: mail.html,
-        });
+        info = await transport.sendMail(messageOf(options, mail));
       } catch (error) {
         const failure = mailDependencyError(error, target);
         options.logger?.warn({ to: mail.to, code: failure.code, reason: failure.message }, 'mail not sent');

@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { NostrRelay } from '@nostr-relay/core';
 import { createOutgoingNoticeMessage, LogLevel, type Event } from '@nostr-relay/common';
 import { Validator } from '@nostr-relay/validator';
 import type { NostrEvent } from 'nostr-tools';
 import { verifySignature } from '../auth/verify.js';
+import { listen } from '../http/listen.js';
 import type { Logger } from 'pino';
 import { WebSocketServer } from 'ws';
 import { EventLog } from './event-log.js';
@@ -112,15 +112,10 @@ export async function startEmbeddedRelay(options: EmbeddedRelayOptions): Promise
     socket.on('error', () => socket.terminate());
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const { port, urlHost } = await listen(server, options.host, options.port);
 
   return {
-    url: `ws://${host}:${port}`,
+    url: `ws://${urlHost}:${port}`,
     port,
     repository,
     close: async () => {

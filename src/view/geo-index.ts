@@ -2,16 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { NostrEvent } from 'nostr-tools';
 import type { LatLon } from '../geo/coordinates.js';
 import { cellKey, cellsAround, umapOf } from './geo.js';
-
-export interface GeoMessage {
-  id: string;
-  pubkey: string;
-  created_at: number;
-  content: string;
-  lat: number;
-  lon: number;
-  umap: LatLon;
-}
+import type { GeoMessage } from './schemas.js';
 
 export interface GeoIndexLimits {
   /** Messages kept in all (the oldest-used go first). */

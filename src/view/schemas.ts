@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 
 const Nullable = <T extends ReturnType<typeof Type.String | typeof Type.Number>>(schema: T) =>
   Type.Union([schema, Type.Null()]);
@@ -76,22 +76,25 @@ export const GeoQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, description: 'Newest messages returned' })),
 });
 
+const GeoMessageBody = Type.Object({
+  id: Hex,
+  pubkey: Hex,
+  created_at: Type.Integer(),
+  content: Type.String(),
+  lat: Type.Number(),
+  lon: Type.Number(),
+  umap: LatLon,
+});
+
+/** A geo-tagged note as the station view keeps it and `/api/geo/messages` lists it (the /nostr page reads it). */
+export type GeoMessage = Static<typeof GeoMessageBody>;
+
 export const GeoBody = Type.Object({
   center: LatLon,
   umap: LatLon,
   deg: Type.Number(),
   count: Type.Integer(),
-  messages: Type.Array(
-    Type.Object({
-      id: Hex,
-      pubkey: Hex,
-      created_at: Type.Integer(),
-      content: Type.String(),
-      lat: Type.Number(),
-      lon: Type.Number(),
-      umap: LatLon,
-    }),
-  ),
+  messages: Type.Array(GeoMessageBody),
 });
 
 const Counts = Type.Object({

@@ -1,7 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import type { NostrEvent } from 'nostr-tools';
 import type { LatLon } from '../geo/coordinates.js';
-import { GeoIndex, type GeoIndexLimits, type GeoMessage } from './geo-index.js';
+import { GeoIndex, type GeoIndexLimits } from './geo-index.js';
+import type { GeoMessage } from './schemas.js';
 import { hasCoordinateTags, notePosition } from './geo.js';
 import { parseFollows, parsePlaylist, parseVideo, type Follows, type Playlist, type Video } from './media.js';
 import { approximateSize, parseProfile, supersedes, type Profile } from './profile.js';

@@ -1,5 +1,6 @@
 import ngeohash from 'ngeohash';
 import type { EventTemplate } from 'nostr-tools/pure';
+import type { GeoMessage } from '../../../src/view/schemas.js';
 import { fetchJson } from './http.js';
 import type { LatLon } from './position.js';
 
@@ -24,16 +25,6 @@ export function geoNote(content: string, at: LatLon, now = Date.now()): EventTem
       ['longitude', lon],
     ],
   };
-}
-
-export interface GeoMessage {
-  id: string;
-  pubkey: string;
-  created_at: number;
-  content: string;
-  lat: number;
-  lon: number;
-  umap: LatLon;
 }
 
 /** Side of the window read around the position: its UMAP cell and the eight around it. */

@@ -1,10 +1,10 @@
 import { setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
 import { AppError, NotFoundError } from '../../http/errors.js';
+import { listen } from '../../http/listen.js';
 import { contentTypeForName, sniffContentType } from './content-type.js';
 import { directoryListing } from './gateway-listing.js';
 import { parseRange } from './http-range.js';
@@ -137,14 +137,9 @@ export async function startGateway(store: GatewayStore, options: GatewayOptions)
       if (!controller.signal.aborted) sendError(res, error, options.logger);
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const { port, urlHost } = await listen(server, options.host, options.port);
   return {
-    url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
+    url: `http://${urlHost === '0.0.0.0' ? '127.0.0.1' : urlHost}:${port}`,
     close: async () => {
       server.closeIdleConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
