@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { newKey, nip98Header } from '../helpers/nostr.js';
-import { multipart, register, type Owner } from '../helpers/multipart.js';
+import { postForm, register, type Owner } from '../helpers/multipart.js';
 import { cookieFile, cookieLine } from './fixtures.js';
 import { modeOf, postFile, snapshot } from './harness.js';
 
@@ -144,32 +144,18 @@ describe('POST /api/fileupload: cookie intake', () => {
 
     it('refuses a NIP-98 payload tag that does not match the body', async () => {
       const content = cookieFile([cookieLine('.youtube.com')]);
-      const { body, contentType } = multipart([{ name: 'file', value: content, filename: 'c.txt' }]);
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/fileupload',
-        payload: body,
-        headers: {
-          'content-type': contentType,
-          authorization: nip98Header(alice, 'http://localhost/api/fileupload', 'POST', {
-            body: 'other body',
-          }),
-        },
-      });
+      const otherBody = nip98Header(alice, 'http://localhost/api/fileupload', 'POST', { body: 'other body' });
+      const res = await postForm(
+        t,
+        '/api/fileupload',
+        [{ name: 'file', value: content, filename: 'c.txt' }],
+        otherBody,
+      );
       expect((await refused(res, 401)).code).toBe('AUTH_PAYLOAD_MISMATCH');
     });
 
     it('refuses a form without a file', async () => {
-      const { body, contentType } = multipart([{ name: 'npub', value: alice.npub }]);
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/fileupload',
-        payload: body,
-        headers: {
-          'content-type': contentType,
-          authorization: nip98Header(alice, 'http://localhost/api/fileupload', 'POST', { body }),
-        },
-      });
+      const res = await postForm(t, '/api/fileupload', [{ name: 'npub', value: alice.npub }], alice);
       expect((await refused(res, 400)).code).toBe('MISSING_FILE');
     });
 

@@ -2,8 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { nip98Header } from '../helpers/nostr.js';
-import { multipart, register, type Owner } from '../helpers/multipart.js';
+import { postForm, register, type FormPart, type Owner } from '../helpers/multipart.js';
 import { upload } from './http.js';
 
 describe('drive routes: limits and malformed uploads', () => {
@@ -33,16 +32,7 @@ describe('drive routes: limits and malformed uploads', () => {
   });
 
   it('refuses a form without a file or with a misnamed one (400), two files (413), not multipart (400)', async () => {
-    const send = (parts: Parameters<typeof multipart>[0]) => {
-      const { body, contentType } = multipart(parts);
-      const authorization = nip98Header(erin, 'http://localhost/api/upload', 'POST', { body });
-      return t.app.inject({
-        method: 'POST',
-        url: '/api/upload',
-        payload: body,
-        headers: { 'content-type': contentType, authorization },
-      });
-    };
+    const send = (parts: FormPart[]) => postForm(t, '/api/upload', parts, erin);
     const none = await send([{ name: 'npub', value: erin.npub }]);
     expect(none.statusCode).toBe(400);
     expect(none.json().code).toBe('MISSING_FILE');

@@ -9,7 +9,7 @@ export interface FormPart {
 }
 
 /** A multipart/form-data body as browsers send it (UTF-8 file names as raw bytes), parts in the given order. */
-export function multipart(
+function multipart(
   parts: FormPart[],
   boundary = '----stationTestBoundary',
 ): { body: Buffer; contentType: string } {
@@ -25,6 +25,25 @@ export function multipart(
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/**
+ * POSTs a multipart form. `auth`: a key signs a NIP-98 header over the whole body; a string is sent as the
+ * `Authorization` header as it is; null sends none.
+ */
+export function postForm(
+  t: TestApp,
+  path: string,
+  parts: FormPart[],
+  auth: TestKey | string | null,
+  createdAt?: number,
+) {
+  const { body, contentType } = multipart(parts);
+  const headers: Record<string, string> = { 'content-type': contentType };
+  if (typeof auth === 'string') headers.authorization = auth;
+  else if (auth)
+    headers.authorization = nip98Header(auth, `http://localhost${path}`, 'POST', { body, createdAt });
+  return t.app.inject({ method: 'POST', url: path, payload: body, headers });
 }
 
 /**
@@ -44,13 +63,7 @@ export function postUpload(
   const parts: FormPart[] = [];
   if (upload.npub !== null) parts.push({ name: 'npub', value: upload.npub });
   parts.push({ name: 'file', ...upload.file });
-  const { body, contentType } = multipart(parts);
-  const headers: Record<string, string> = { 'content-type': contentType };
-  if (upload.signer) {
-    const url = `http://localhost${path}`;
-    headers.authorization = nip98Header(upload.signer, url, 'POST', { body, createdAt: upload.createdAt });
-  }
-  return t.app.inject({ method: 'POST', url: path, payload: body, headers });
+  return postForm(t, path, parts, upload.signer, upload.createdAt);
 }
 
 /** A registered user as the upload tests need it: keys, e-mail and directory. */

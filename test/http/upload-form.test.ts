@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import type { SizeLimit } from '../../src/fs/staging.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { authorizationHeader, newKey, nip98Header, type TestKey } from '../helpers/nostr.js';
-import { multipart, register, type Owner } from '../helpers/multipart.js';
+import { postForm, register, type Owner } from '../helpers/multipart.js';
 
 const FILE = Buffer.alloc(256 * 1024, 'a');
 
@@ -39,15 +39,16 @@ describe.each(['/api/upload', '/api/fileupload'])('%s: refused before the file i
     }
   }
 
-  const post = (npub: string, authorization: string | null) => {
-    const { body, contentType } = multipart([
-      { name: 'npub', value: npub },
-      { name: 'file', value: FILE, filename: 'notes.txt' },
-    ]);
-    const headers: Record<string, string> = { 'content-type': contentType };
-    if (authorization) headers.authorization = authorization;
-    return t.app.inject({ method: 'POST', url: path, payload: body, headers });
-  };
+  const post = (npub: string, authorization: string | null) =>
+    postForm(
+      t,
+      path,
+      [
+        { name: 'npub', value: npub },
+        { name: 'file', value: FILE, filename: 'notes.txt' },
+      ],
+      authorization,
+    );
   const signed = (who: TestKey) => nip98Header(who, `http://localhost${path}`, 'POST');
   const stagingDir = () => readdir(join(t.config.dataRoot, '.drive-staging')).catch(() => [] as string[]);
 
