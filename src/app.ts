@@ -3,6 +3,7 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { registerOpenApi } from './http/openapi.js';
 import { registerProtection } from './http/protection.js';
+import { UploadGate } from './http/upload-gate.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
@@ -49,6 +50,7 @@ export interface AppDeps {
 
 declare module 'fastify' {
   interface FastifyInstance {
+    uploadGate: UploadGate;
     config: Config;
     clock: Clock;
     users: UserStore;
@@ -80,6 +82,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('relay', deps.relay);
   app.decorate('view', deps.view ?? new StationView());
   app.decorate('cookies', new CookieVault({ users: deps.users, clock: deps.clock }));
+  app.decorate(
+    'uploadGate',
+    new UploadGate({
+      maxConcurrent: deps.config.uploads.maxConcurrent,
+      maxPerWindow: deps.config.uploads.maxPerMinute,
+      windowMs: 60_000,
+      clock: deps.clock,
+    }),
+  );
+  const pruneUploads = setInterval(() => app.uploadGate.prune(), 60_000).unref();
+  app.addHook('onClose', async () => clearInterval(pruneUploads));
 
   registerErrorHandling(app);
   await registerProtection(app, deps.config);

@@ -90,6 +90,7 @@ export function registerAuth(
   app.decorateRequest('precheckOwner', async function (this: FastifyRequest, options: AuthOptions = {}) {
     const pubkey = await authenticator.precheck(requestFacts(this), options);
     if (pubkey && !(await users.findByHex(pubkey))) throw notRegistered();
+    return pubkey;
   });
 
   app.decorateRequest('requireOwner', async function (this: FastifyRequest, options: AuthOptions = {}) {

@@ -29,9 +29,9 @@ declare module 'fastify' {
     /**
      * The checks that need no body (see `Authenticator.precheck`), plus "is a registered user": call it when a
      * multipart file part starts, with the fields seen so far, to refuse before streaming. Does not consume
-     * the credential; `requireOwner` must still follow.
+     * the credential; `requireOwner` must still follow. Resolves with the caller's key when one is known.
      */
-    precheckOwner(options?: AuthOptions): Promise<void>;
+    precheckOwner(options?: AuthOptions): Promise<string | null>;
     /** authenticate() and then require a registered user whose HEX is the caller (owner only), else 403. */
     requireOwner(options?: AuthOptions): Promise<{ auth: AuthContext; user: UserRecord }>;
   }

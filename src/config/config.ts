@@ -63,6 +63,8 @@ export interface Config {
   paymentTimeoutSeconds: number;
   paymentMaxAttempts: number;
   driveQuotaBytes: number;
+  /** Per-user upload limits, on top of the per-IP rate limit. */
+  uploads: { maxConcurrent: number; maxPerMinute: number };
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
@@ -152,6 +154,10 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
     paymentTimeoutSeconds: integer(env, 'PAYMENT_TIMEOUT', 120, 1, 3_600),
     paymentMaxAttempts: integer(env, 'PAYMENT_MAX_ATTEMPTS', 5, 1, 100),
     driveQuotaBytes: integer(env, 'DRIVE_QUOTA_MB', 650, 1, 1_000_000) * 1024 * 1024,
+    uploads: {
+      maxConcurrent: integer(env, 'UPLOAD_MAX_CONCURRENT', 3, 1, 1_000),
+      maxPerMinute: integer(env, 'UPLOAD_MAX_PER_MINUTE', 60, 1, 100_000),
+    },
     logLevel: oneOf(
       env,
       'LOG_LEVEL',

@@ -4,8 +4,8 @@ import type { AuthContext } from '../auth/types.js';
 import type { StagingArea } from '../fs/staging.js';
 import { BadRequestError } from '../http/errors.js';
 import { cookieLabels } from '../http/page-labels/cookie.js';
-import { errorResponses } from '../http/schemas.js';
-import { receiveUploadForm, type UploadedFile, type UploadForm } from '../http/upload-form.js';
+import { documentResponse, errorResponses } from '../http/schemas.js';
+import { receiveOwnedUpload, type UploadedFile, type UploadForm } from '../http/upload-form.js';
 import { pageContext, sendHtml, sharedViews } from '../http/views.js';
 import type { UserRecord } from '../identity/user-files.js';
 import { looksLikeNetscapeCookies } from './netscape.js';
@@ -72,16 +72,13 @@ export async function cookieRoutes(app: FastifyInstance, options: CookieRoutesOp
       },
     },
     async (request) => {
-      const form = await receiveUploadForm(request, {
+      const upload = await receiveOwnedUpload(request, {
         staging,
         limits: [cookieSizeLimit],
-        beforeFile: (fields) => request.precheckOwner({ npub: fields.npub ?? null }),
+        gate: app.uploadGate,
       });
       try {
-        const { file, fields } = form;
-        if (!file)
-          throw new BadRequestError('MISSING_FILE', 'Send the cookie file in the form field "file".');
-        const owner = await request.requireOwner({ npub: fields.npub ?? null });
+        const { file, fields, owner } = upload;
         if (looksLikeNetscapeCookies(file.head)) return await app.cookies.accept(owner.user, file.path);
         if (options.nonCookie) return await options.nonCookie(request, { file, fields }, owner);
         throw new BadRequestError(
@@ -89,7 +86,7 @@ export async function cookieRoutes(app: FastifyInstance, options: CookieRoutesOp
           'Only cookie files (Netscape format, cookies.txt) are accepted here; upload other files to your drive.',
         );
       } finally {
-        if (form.file) await staging.discard(form.file);
+        await upload.finish();
       }
     },
   );
@@ -123,7 +120,10 @@ export async function cookieRoutes(app: FastifyInstance, options: CookieRoutesOp
         tags: TAGS,
         params: DomainParams,
         produces: ['text/plain'],
-        response: { ...errorResponses(400, 401, 403, 404, 429) },
+        response: {
+          200: documentResponse('text/plain', "The owner's cookie file, as uploaded"),
+          ...errorResponses(400, 401, 403, 404, 429),
+        },
       },
     },
     async (request, reply) => {

@@ -2,7 +2,7 @@ import { systemClock } from '../clock.js';
 import { BadRequestError } from '../http/errors.js';
 import type { UserRecord } from '../identity/user-files.js';
 import { uploadAnswer } from './answers.js';
-import { looksLikeCookieFile } from './cookie-handoff.js';
+import { looksLikeNetscapeCookies } from '../cookies/netscape.js';
 import type { DriveFileResult, DriveService } from './service.js';
 
 /**
@@ -16,7 +16,7 @@ export async function addFileFromDisk(
   content: AsyncIterable<Uint8Array>,
 ): Promise<DriveFileResult> {
   const staged = await drive.stageFor(user, content);
-  if (looksLikeCookieFile(staged.head)) {
+  if (looksLikeNetscapeCookies(staged.head)) {
     await drive.staging.discard(staged);
     throw new BadRequestError('COOKIE_FILE', 'This is a cookie file: it never goes to the drive.');
   }

@@ -53,7 +53,7 @@ export async function registerDrive(
     store?: ContentStore;
     users: Pick<UserLookup, 'dirFor'>;
     logger: Logger;
-    cookies?: CookieHandoff;
+    cookies: CookieHandoff;
   },
 ): Promise<void> {
   const store = options.store ?? (await openContentStore(app.config));

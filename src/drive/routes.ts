@@ -1,11 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import { localTimestamp } from '../clock.js';
-import { BadRequestError } from '../http/errors.js';
-import { receiveUploadForm, type UploadedFile } from '../http/upload-form.js';
+import { receiveOwnedUpload, type UploadedFile } from '../http/upload-form.js';
 import { errorResponses } from '../http/schemas.js';
 import type { UserRecord } from '../identity/user-files.js';
-import { looksLikeCookieFile, type CookieHandoff } from './cookie-handoff.js';
+import type { CookieHandoff } from './cookie-handoff.js';
 import { uploadAnswer } from './answers.js';
 import {
   CookieHandoffBody,
@@ -18,8 +17,8 @@ import {
 import { quotaLimit } from './quota.js';
 
 export interface DriveRoutesOptions {
-  /** Cookie intake (src/cookies/); without it, cookie-looking uploads are refused rather than published. */
-  cookies?: CookieHandoff;
+  /** Cookie intake (src/cookies/): cookie-looking uploads go there, never to the drive. */
+  cookies: CookieHandoff;
 }
 
 const TAGS = ['drive'];
@@ -50,23 +49,17 @@ export async function driveRoutes(app: FastifyInstance, options: DriveRoutesOpti
       },
     },
     async (request: FastifyRequest) => {
-      const form = await receiveUploadForm(request, {
+      const upload = await receiveOwnedUpload(request, {
         staging: app.drive.staging,
         limits: [quotaLimit(app.drive.quotaBytes)],
-        beforeFile: (fields) => request.precheckOwner({ npub: fields.npub ?? null }),
+        gate: app.uploadGate,
       });
       try {
-        const { file, fields } = form;
-        if (!file) throw new BadRequestError('MISSING_FILE', 'Send the file in the form field "file".');
-        const { user } = await request.requireOwner({ npub: fields.npub ?? null });
-        if (cookies?.looksLikeCookies(file.head) ?? looksLikeCookieFile(file.head)) {
-          if (!cookies)
-            throw new BadRequestError('COOKIE_FILE', 'This is a cookie file: send it to /api/fileupload.');
-          return await cookies.accept(user, file.path);
-        }
-        return await uploadToDrive(app, user, file);
+        const { file, owner } = upload;
+        if (cookies.looksLikeCookies(file.head)) return await cookies.accept(owner.user, file.path);
+        return await uploadToDrive(app, owner.user, file);
       } finally {
-        if (form.file) await app.drive.staging.discard(form.file);
+        await upload.finish();
       }
     },
   );

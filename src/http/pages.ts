@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { g1Labels } from './page-labels/g1.js';
 import { nostrLabels } from './page-labels/nostr.js';
 import { scanLabels } from './page-labels/scan.js';
-import { errorResponses } from './schemas.js';
+import { documentResponse, errorResponses } from './schemas.js';
 import { pageContext, sendHtml, sharedViews, type Language } from './views.js';
 
 const PageQuery = Type.Object({
@@ -59,7 +59,7 @@ export async function pageRoutes(app: FastifyInstance): Promise<void> {
           tags: ['pages'],
           querystring: PageQuery,
           produces: ['text/html'],
-          response: errorResponses(400, 429),
+          response: { 200: documentResponse('text/html', 'The page'), ...errorResponses(400, 429) },
         },
       },
       (request: FastifyRequest, reply: FastifyReply) => {

@@ -8,3 +8,9 @@ export const ErrorBody = Type.Object(
 
 export const errorResponses = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((status) => [status, ErrorBody]));
+
+/** A 200 answer that is a document rather than JSON (a page, a cookie file). */
+export const documentResponse = (contentType: string, description: string) => ({
+  description,
+  content: { [contentType]: { schema: { type: 'string' } } },
+});

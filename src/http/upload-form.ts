@@ -1,6 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { sizeRefusal, type SizeLimit, type StagedFile, type StagingArea } from '../fs/staging.js';
+import type { AuthContext } from '../auth/types.js';
+import type { UserRecord } from '../identity/user-files.js';
 import { BadRequestError, PayloadTooLargeError } from './errors.js';
+import type { UploadGate } from './upload-gate.js';
 
 export interface UploadedFile extends StagedFile {
   /** As the client named it; sanitised where it is placed. */
@@ -63,4 +66,47 @@ export async function receiveUploadForm(
 
 function tooLarge(): PayloadTooLargeError {
   return new PayloadTooLargeError('FILE_TOO_LARGE', 'The file is larger than this station accepts.');
+}
+
+export interface OwnedUpload {
+  file: UploadedFile;
+  fields: Record<string, string>;
+  owner: { auth: AuthContext; user: UserRecord };
+  /** Removes what is left in staging and frees the user's upload slot; call it in a `finally`. */
+  finish(): Promise<void>;
+}
+
+/**
+ * An upload by the owner of the target directory: refused before staging when the credential can never pass
+ * (`precheckOwner`), counted against the user's upload limits (`UploadGate`) as soon as the user is known,
+ * read, then authenticated in full (NIP-98 payload included) once the body has arrived.
+ */
+export async function receiveOwnedUpload(
+  request: FastifyRequest,
+  options: Omit<UploadFormOptions, 'beforeFile'> & { gate: Pick<UploadGate, 'acquire'> },
+): Promise<OwnedUpload> {
+  let release: (() => void) | null = null;
+  const form = await receiveUploadForm(request, {
+    ...options,
+    beforeFile: async (fields) => {
+      const key = await request.precheckOwner({ npub: fields.npub ?? null });
+      if (key) release = options.gate.acquire(key);
+    },
+  }).catch((error: unknown) => {
+    (release as (() => void) | null)?.();
+    throw error;
+  });
+  const finish = async () => {
+    (release as (() => void) | null)?.();
+    if (form.file) await options.staging.discard(form.file);
+  };
+  try {
+    if (!form.file) throw new BadRequestError('MISSING_FILE', 'Send the file in the form field "file".');
+    const owner = await request.requireOwner({ npub: form.fields.npub ?? null });
+    release ??= options.gate.acquire(owner.user.hex);
+    return { file: form.file, fields: form.fields, owner, finish };
+  } catch (error) {
+    await finish();
+    throw error;
+  }
 }

@@ -29,7 +29,8 @@ describe('drive routes', () => {
   let gateway: Gateway;
 
   beforeAll(async () => {
-    t = await buildTestApp();
+    // The per-user upload limits are tested in test/http/upload-limits.test.ts; here 20 run at once.
+    t = await buildTestApp({ env: { UPLOAD_MAX_CONCURRENT: '20', UPLOAD_MAX_PER_MINUTE: '1000' } });
     alice = await register(t, 'alice@example.org');
     bob = await register(t, 'bob@example.org');
     gateway = await startGateway(t.app.contentStore, { host: '127.0.0.1', port: 0 });

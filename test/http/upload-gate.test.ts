@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { UploadGate } from '../../src/http/upload-gate.js';
+import { ManualClock } from '../helpers/clock.js';
+
+describe('UploadGate', () => {
+  const make = (clock = new ManualClock()) =>
+    new UploadGate({ maxConcurrent: 2, maxPerWindow: 5, windowMs: 60_000, clock });
+
+  it('allows two uploads of one user at once, a third only after one ends', () => {
+    const gate = make();
+    const first = gate.acquire('alice');
+    gate.acquire('alice');
+    expect(() => gate.acquire('alice')).toThrowError(
+      expect.objectContaining({ statusCode: 429, code: 'UPLOAD_CONCURRENCY_LIMITED' }),
+    );
+    expect(() => gate.acquire('bob')).not.toThrow();
+    first();
+    first(); // releasing twice frees one slot only
+    expect(() => gate.acquire('alice')).not.toThrow();
+    expect(() => gate.acquire('alice')).toThrow();
+  });
+
+  it('limits uploads started per window, with Retry-After', () => {
+    const clock = new ManualClock();
+    const gate = make(clock);
+    for (let i = 0; i < 5; i++) gate.acquire('alice')();
+    let refused: unknown;
+    try {
+      gate.acquire('alice');
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toMatchObject({
+      statusCode: 429,
+      code: 'UPLOAD_RATE_LIMITED',
+      headers: { 'retry-after': '60' },
+    });
+    clock.advance(60_000);
+    expect(() => gate.acquire('alice')()).not.toThrow();
+  });
+
+  it('forgets users whose window has passed', () => {
+    const clock = new ManualClock();
+    const gate = make(clock);
+    gate.acquire('alice')();
+    clock.advance(61_000);
+    gate.prune();
+    expect((gate as unknown as { started: Map<string, number[]> }).started.size).toBe(0);
+  });
+});
