@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import type { AuthContext } from '../auth/types.js';
 import type { StagingArea } from '../fs/staging.js';
-import { BadRequestError } from '../http/errors.js';
 import { cookieLabels } from '../http/page-labels/cookie.js';
 import { documentResponse, errorResponses } from '../http/schemas.js';
 import { receiveOwnedUpload, type UploadedFile, type UploadForm } from '../http/upload-form.js';
@@ -40,8 +39,8 @@ export interface CookieRoutesOptions {
    * shared so that a non-cookie file posted here moves into the drive by a rename.
    */
   staging: StagingArea;
-  /** HOOK(drive): absent until the drive's upload path is wired in `app.ts`; non-cookie files are then 400. */
-  nonCookie?: NonCookieUpload;
+  /** Where a file that is not a cookie file goes: the drive, as `POST /api/upload` (station scripts rely on it). */
+  nonCookie: NonCookieUpload;
 }
 
 const TAGS = ['cookies'];
@@ -80,11 +79,7 @@ export async function cookieRoutes(app: FastifyInstance, options: CookieRoutesOp
       try {
         const { file, fields, owner } = upload;
         if (looksLikeNetscapeCookies(file.head)) return await app.cookies.accept(owner.user, file.path);
-        if (options.nonCookie) return await options.nonCookie(request, { file, fields }, owner);
-        throw new BadRequestError(
-          'ONLY_COOKIE_FILES',
-          'Only cookie files (Netscape format, cookies.txt) are accepted here; upload other files to your drive.',
-        );
+        return await options.nonCookie(request, { file, fields }, owner);
       } finally {
         await upload.finish();
       }
