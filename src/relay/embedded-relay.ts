@@ -56,17 +56,20 @@ function answerHttp(request: IncomingMessage, response: ServerResponse): void {
  */
 export async function startEmbeddedRelay(options: EmbeddedRelayOptions): Promise<EmbeddedRelay> {
   const log = options.persistPath ? new EventLog(options.persistPath) : null;
-  const repository = new MemoryEventRepository(
-    options.maxEvents,
-    log ? (event) => log.append(event) : undefined,
-  );
+  // Appends start only after the journal was replayed and compacted: an append opened earlier would keep
+  // writing to the file the compaction replaced.
+  let journaling = false;
+  const repository = new MemoryEventRepository(options.maxEvents, (event) => {
+    if (journaling) log?.append(event);
+  });
   if (log) {
-    const replay = new MemoryEventRepository(options.maxEvents);
     await log.replay((event) =>
-      event.kind === DELETION_KIND ? void replay.deleteByDeletionRequest(event) : replay.upsert(event),
+      event.kind === DELETION_KIND
+        ? void repository.deleteByDeletionRequest(event)
+        : repository.upsert(event),
     );
-    for (const event of replay.find({ limit: Number.MAX_SAFE_INTEGER })) repository.upsert(event);
-    await log.compact(repository.find({ limit: Number.MAX_SAFE_INTEGER }));
+    await log.compact(repository.events());
+    journaling = true;
   }
 
   const logger = options.logger?.child({ component: 'embedded-relay' });

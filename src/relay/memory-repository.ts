@@ -49,6 +49,11 @@ export class MemoryEventRepository extends EventRepository {
     return { isDuplicate: false };
   }
 
+  /** Every kept event, unordered and unbounded (journal compaction), unlike `find`. */
+  events(): IterableIterator<Event> {
+    return this.byId.values();
+  }
+
   find(filter: Filter): Event[] {
     const limit = Math.min(filter.limit ?? DEFAULT_LIMIT, DEFAULT_LIMIT * 5);
     const matches: Event[] = [];

@@ -74,6 +74,20 @@ describe('embedded relay', () => {
     expect(notes.map((e) => e.content)).toEqual(['kept']);
   });
 
+  it('keeps events published after a restart across the next restart', async () => {
+    const key = newKey();
+    await publish(relay.url, signEvent(key, { kind: 1, content: 'first life' }));
+    const port = relay.port;
+    const persistPath = join(dir.path, 'events.jsonl');
+    await relay.close();
+    relay = await startTestRelay({ port, persistPath });
+    await publish(relay.url, signEvent(key, { kind: 1, content: 'second life' }));
+    await relay.close();
+    relay = await startTestRelay({ port, persistPath });
+    const notes = await query(relay.url, { kinds: [1], authors: [key.hex] });
+    expect(notes.map((e) => e.content).sort()).toEqual(['first life', 'second life']);
+  });
+
   it('answers NIP-11 relay information over HTTP', async () => {
     const res = await fetch(relay.url.replace('ws:', 'http:'), {
       headers: { accept: 'application/nostr+json' },
