@@ -30,7 +30,10 @@ export interface CreatedUser {
 /** The narrow read side most routes need. */
 export type UserLookup = Pick<UserStore, 'findByEmail' | 'findByHex' | 'dirFor'>;
 
-/** Re-scans triggered by unknown keys are spaced out so a flood of bogus keys cannot make us scan repeatedly. */
+/**
+ * Without a directory watch (unsupported file system, or `watch: false`), an unknown key re-reads every user
+ * directory, at most this often, so a flood of bogus keys cannot make us scan repeatedly.
+ */
 const MISS_RESCAN_INTERVAL_MS = 5_000;
 
 /**
@@ -89,7 +92,8 @@ export class UserStore {
   async findByHex(hex: string): Promise<UserRecord | null> {
     const email = this.byHex.get(hex);
     if (email) return this.byEmail.get(email) ?? null;
-    if (Date.now() - this.lastRescan < MISS_RESCAN_INTERVAL_MS) return null;
+    // With the watch running the index is current: an unknown key is unknown, and costs no disk I/O.
+    if (this.watcher || Date.now() - this.lastRescan < MISS_RESCAN_INTERVAL_MS) return null;
     await this.rescan();
     const found = this.byHex.get(hex);
     return found ? (this.byEmail.get(found) ?? null) : null;

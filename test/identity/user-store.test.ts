@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UserStore } from '../../src/identity/user-store.js';
 import { waitFor } from '../helpers/relay.js';
 import { tempDir } from '../helpers/temp.js';
@@ -36,6 +36,16 @@ describe('UserStore index', () => {
     const created = await a.create({ email: 'other@example.org' });
     await waitFor(async () => (await b.findByHex(created.record.hex)) !== null);
     expect(b.list().map((u) => u.email)).toEqual(['other@example.org']);
+  });
+
+  it('answers unknown keys from the watched index, without re-reading the user directories', async () => {
+    const store = await open();
+    await store.create({ email: 'known@example.org' });
+    const internals = store as unknown as { rescan: () => Promise<void>; lastRescan: number };
+    internals.lastRescan = 0; // as if the last full scan were long ago
+    const rescan = vi.spyOn(internals, 'rescan');
+    for (let i = 0; i < 5; i++) expect(await store.findByHex(`${i}`.repeat(64))).toBeNull();
+    expect(rescan).not.toHaveBeenCalled();
   });
 
   it('reads directories made by the station shell tools, and ignores what is not a user', async () => {
