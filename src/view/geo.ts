@@ -1,9 +1,7 @@
 import ngeohash from 'ngeohash';
 import type { NostrEvent } from 'nostr-tools';
-import { toGrid, type LatLon } from '../geo/coordinates.js';
-import { umapOf } from '../geo/grid.js';
-
-export { umapOf };
+import type { LatLon } from '../geo/coordinates.js';
+import { cellKey, umapOf } from '../geo/grid.js';
 
 /**
  * A geohash shorter than this is coarser than ±0.003°, i.e. wider than the 0.01° UMAP cell it would be filed
@@ -48,25 +46,21 @@ export function hasCoordinateTags(event: NostrEvent): boolean {
   return event.tags.some((t) => ['latitude', 'longitude', 'lat', 'lon'].includes(t[0] ?? ''));
 }
 
-/** Integer index of the 0.01° UMAP row/column holding a coordinate (CONTRACT §11). */
-export function cellIndex(value: number): number {
-  return Math.round(toGrid(value) * 100);
-}
-
-/** The UMAP cells of a square window of side `deg` degrees centred on `center` (always at least its cell). */
+/**
+ * The keys (`cellKey` of `src/geo/grid.ts`) of the UMAP cells of a square window of side `deg` degrees centred
+ * on `center` (always at least its cell).
+ */
 export function cellsAround(center: LatLon, deg: number): string[] {
   const half = Math.floor(Math.round(deg * 100) / 2);
-  const lat0 = cellIndex(center.lat);
-  const lon0 = cellIndex(center.lon);
+  const umap = umapOf(center);
+  // Whole hundredths, so stepping from cell to cell never accumulates floating-point error.
+  const lat0 = Math.round(umap.lat * 100);
+  const lon0 = Math.round(umap.lon * 100);
   const keys: string[] = [];
   for (let lat = Math.max(-9_000, lat0 - half); lat <= Math.min(9_000, lat0 + half); lat++) {
     for (let lon = Math.max(-18_000, lon0 - half); lon <= Math.min(18_000, lon0 + half); lon++) {
-      keys.push(`${lat}:${lon}`);
+      keys.push(cellKey({ lat: lat / 100, lon: lon / 100 }));
     }
   }
   return keys;
-}
-
-export function cellKey(position: LatLon): string {
-  return `${cellIndex(position.lat)}:${cellIndex(position.lon)}`;
 }

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { parseCoordinate } from '../geo/coordinates.js';
+import { umapOf } from '../geo/grid.js';
 import { BadRequestError, NotFoundError } from '../http/errors.js';
 import { errorResponses } from '../http/schemas.js';
 import { parsePubkey } from '../identity/pubkey.js';
-import { umapOf } from './geo.js';
 import {
   FollowsBody,
   GeoBody,
