@@ -81,9 +81,11 @@ export async function startStation(
   const view = new StationView();
   const payees = new PayeeResolver({ users, profiles: view, relay: client, logger });
   const payments = await createPayments({ config, clock, users, payees, logger });
-  const eventStreams = { view, users, payments, errors: view.errors };
   const streams = startStreams({
-    ...eventStreams,
+    view,
+    users,
+    payments,
+    errors: view.errors,
     client,
     auth,
     logger,

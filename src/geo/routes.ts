@@ -86,7 +86,7 @@ export async function geoRoutes(app: FastifyInstance): Promise<void> {
     clock: app.clock,
     users: new UserGridIndex(app.users),
     ledger: app.ledger,
-    logger: app.log as never,
+    logger: app.log,
   });
 
   app.get<{ Querystring: Static<typeof Query> }>(

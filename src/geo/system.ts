@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import pLimit from 'p-limit';
-import type { Logger } from 'pino';
+import type { FastifyBaseLogger } from 'fastify';
 import { localTimestamp, type Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
 import { balanceZen, centsToG1 } from '../economy/amounts.js';
@@ -71,7 +71,7 @@ export class SystemReport {
       clock: Clock;
       users: UserGridIndex;
       ledger: Pick<Ledger, 'balanceCents'>;
-      logger?: Logger;
+      logger?: Pick<FastifyBaseLogger, 'debug'>;
     },
   ) {
     this.cache = new LRUCache<string, SystemData, SystemQuery>({
