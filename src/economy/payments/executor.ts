@@ -150,17 +150,22 @@ export class PaymentExecutor {
       await journal.write(sending);
       this.stats.attempts++;
       SENDING.add(id);
-      const outcome = await runPaymentCommand(
-        commandArgv(this.options.command ?? [], {
-          dunikey: this.options.dunikeyPath(record.payer.email),
-          amount_g1: record.amount_g1,
-          cents: record.cents,
-          to: record.payee.wallet,
-          comment: record.comment,
-        }),
-        { timeoutMs: this.options.timeoutMs ?? 120_000 },
-      );
-      SENDING.delete(id);
+      let outcome: CommandOutcome;
+      try {
+        outcome = await runPaymentCommand(
+          commandArgv(this.options.command ?? [], {
+            dunikey: this.options.dunikeyPath(record.payer.email),
+            amount_g1: record.amount_g1,
+            cents: record.cents,
+            to: record.payee.wallet,
+            comment: record.comment,
+          }),
+          { timeoutMs: this.options.timeoutMs ?? 120_000 },
+        );
+      } finally {
+        // Whatever threw, the record stays `sending`: the next scan then flags it for the operator.
+        SENDING.delete(id);
+      }
       const next = this.settle(sending, outcome);
       await journal.write(next);
       return next.status === 'queued' ? next : null;

@@ -103,6 +103,18 @@ describe('payment executor', () => {
     await held;
   });
 
+  it('flags an attempt that threw after marking the record sending, instead of leaving it sending', async () => {
+    await journal.create(sampleRecord(id(1)));
+    const running = executor(await command('exit 0'), {
+      dunikeyPath: () => {
+        throw new RangeError('unusable e-mail');
+      },
+    });
+    running.enqueue(id(1));
+    await waitFor(async () => (await status(1)) === 'interrupted');
+    expect(await calls()).toEqual([]);
+  });
+
   it('flags a command killed at its time limit instead of retrying it', async () => {
     await journal.create(sampleRecord(id(1)));
     executor(await command('sleep 5'), { timeoutMs: 300 }).enqueue(id(1));
