@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { UserGridIndex } from '../../src/geo/user-index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { deadUrl, FakeSquid } from '../economy/squid-server.js';
 
@@ -79,10 +80,16 @@ describe('GET / (system JSON)', () => {
   });
 
   it('serves repeated windows from its cache', async () => {
+    // The ledger caches balances too: count the report's own work (window look-ups) as well.
+    const lookups = vi.spyOn(UserGridIndex.prototype, 'within');
     await t.app.inject({ url: '/?lat=10&lon=10&deg=1' });
     const asked = squid.hits;
-    await t.app.inject({ url: '/?lat=10&lon=10&deg=1' });
+    await t.app.inject({ url: '/?lat=10.001&lon=10&deg=1' }); // same UMAP cell, same report
     expect(squid.hits).toBe(asked);
+    expect(lookups).toHaveBeenCalledTimes(1);
+    await t.app.inject({ url: '/?lat=10&lon=10&deg=2' });
+    expect(lookups).toHaveBeenCalledTimes(2);
+    lookups.mockRestore();
   });
 
   it.each(['/?deg=x&lat=1&lon=1', '/?lat=91&lon=0', '/?lat=1', '/?lat=1&lon=1&deg=0', '/?deg=2'])(
