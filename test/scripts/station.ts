@@ -7,7 +7,6 @@ import { UserStore } from '../../src/identity/user-store.js';
 import { tempDir } from '../helpers/temp.js';
 
 export const SCRIPTS = join(PROJECT_ROOT, 'scripts');
-export const DRIVE_CLI = join(PROJECT_ROOT, 'src', 'cli', 'drive.ts');
 
 export interface RunResult {
   code: number;
