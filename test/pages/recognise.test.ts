@@ -75,6 +75,9 @@ describe('recognising scanned codes', () => {
       kind: 'email',
       display: 'friend@example.org',
     });
+    // The station's own e-mail rule (src/identity/email.ts): what it would refuse is no e-mail here either.
+    expect(kindOf('friend@example..org')).toBe('text');
+    expect(kindOf('fr"iend@example.org')).toBe('text');
     const long = recognise('x'.repeat(500), STATION);
     expect(long).toMatchObject({ kind: 'text' });
     expect(long.display).toHaveLength(201);

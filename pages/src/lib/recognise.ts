@@ -1,5 +1,6 @@
 import { decode, npubEncode } from 'nostr-tools/nip19';
 import { getPublicKey } from 'nostr-tools/pure';
+import { normaliseEmail } from '../../../src/identity/email.js';
 import { decodeG1v1, decodeSs58, encodeSs58 } from '../../../src/identity/ss58.js';
 
 /** What a scanned text turned out to be. */
@@ -36,7 +37,6 @@ export interface Recognised {
 }
 
 const HEX64 = /^[0-9a-f]{64}$/i;
-const EMAIL = /^[^\s@/\\]+@[^\s@/\\]+\.[^\s@/\\]+$/;
 
 /** `nostr:` URIs (NIP-21) and Ğ1 wallet URIs (`june://`, `g1:`) carry a bare key after their scheme. */
 function stripScheme(text: string): string {
@@ -135,7 +135,8 @@ export function recognise(scanned: string, stationOrigin: string): Recognised {
     // 64 hex characters may be a public key or a secret one: treated as secret, shown masked.
     return { kind: 'hex-key', raw, display: maskSecret(text), secret: true };
   }
-  if (EMAIL.test(text) && text.length <= 254)
-    return { kind: 'email', raw, display: text.toLowerCase(), secret: false };
+  // An e-mail as the station itself accepts one (the balance link names the user by it).
+  const email = normaliseEmail(text);
+  if (email) return { kind: 'email', raw, display: email, secret: false };
   return { kind: 'text', raw, display: raw.length > 200 ? `${raw.slice(0, 200)}…` : raw, secret: false };
 }
