@@ -172,11 +172,11 @@ describe('geo-tagged notes', () => {
   });
 
   it('stays within its bounds: total messages and per cell', () => {
+    // The index reads only id, author, time and text: one signed note, copied under many ids, will do.
+    const signed = note([]);
+    const copy = (i: number) => ({ ...signed, id: i.toString(16).padStart(64, '0'), created_at: i });
     const index = new GeoIndex({ maxMessages: 50, perCell: 10 });
-    for (let i = 0; i < 500; i++) {
-      const lat = (i % 20) / 100;
-      index.add(note([], i), { lat, lon: 0 });
-    }
+    for (let i = 0; i < 500; i++) index.add(copy(i), { lat: (i % 20) / 100, lon: 0 });
     expect(index.size).toBe(50);
     const cells = Array.from(
       { length: 20 },
@@ -186,5 +186,13 @@ describe('geo-tagged notes', () => {
     expect(cells.reduce((sum, n) => sum + n, 0)).toBe(50);
     // The newest survive.
     expect(index.near({ lat: 0.19, lon: 0 }, 0.01, 1)[0]?.created_at).toBe(499);
+
+    // One busy cell: the per-cell bound keeps its newest notes, in whatever order they arrive (a backfill).
+    const busy = new GeoIndex({ maxMessages: 1_000, perCell: 10 });
+    for (let i = 0; i < 30; i++) busy.add(copy((i * 7) % 30), { lat: 0, lon: 0 });
+    expect(busy.size).toBe(10);
+    expect(busy.near({ lat: 0, lon: 0 }, 0.01, 100).map((m) => m.created_at)).toEqual([
+      29, 28, 27, 26, 25, 24, 23, 22, 21, 20,
+    ]);
   });
 });
