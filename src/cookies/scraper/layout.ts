@@ -1,25 +1,21 @@
 import { within } from '../../fs/paths.js';
+import { domainOfFileName } from '../files.js';
+import { isValidHost } from '../hosts.js';
 
 /**
  * File names of the scraper (CONTRACT §3, §12). Domains come from cookie file names and e-mails from
  * directory names, so both are re-validated before they become part of a path or a script argument.
  */
-const LABEL = '[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?';
-const DOMAIN = new RegExp(`^${LABEL}(?:\\.${LABEL})+$`);
-const COOKIE_FILE = /^\.(.+)\.cookie$/;
 
+/** A host name as cookie intake validates it, with at least one dot: the scraper has no single-label sites. */
 export function isScraperDomain(value: string): boolean {
-  return value.length <= 253 && DOMAIN.test(value);
+  return value.includes('.') && isValidHost(value);
 }
 
 /** `.youtube.com.cookie` → `youtube.com`; anything else (including `.cookie.txt`) → null. */
 export function cookieFileDomain(fileName: string): string | null {
-  const domain = COOKIE_FILE.exec(fileName)?.[1];
+  const domain = domainOfFileName(fileName);
   return domain && isScraperDomain(domain) ? domain : null;
-}
-
-export function cookieFileName(domain: string): string {
-  return `.${domain}.cookie`;
 }
 
 /** `TMP_DIR/<domain>_sync_<email>_<YYYY-MM-DD>.done`: present = that day's run has started. */
