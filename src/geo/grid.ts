@@ -29,6 +29,18 @@ export function regionOf(cell: Cell): Cell {
   return { lat: Math.trunc(cell.lat), lon: Math.trunc(cell.lon) };
 }
 
+/** The SECTOR name of a UMAP in the system JSON ("43.6_1.4"); the pages show the same names. */
+export function sectorName(cell: Cell): string {
+  const sector = sectorOf(cell);
+  return `${sector.lat.toFixed(1)}_${sector.lon.toFixed(1)}`;
+}
+
+/** The REGION name of a UMAP in the system JSON ("43_1"). */
+export function regionName(cell: Cell): string {
+  const region = regionOf(cell);
+  return `${region.lat}_${region.lon}`;
+}
+
 export function cellKey(cell: Cell): string {
   return `${cell.lat.toFixed(2)}_${cell.lon.toFixed(2)}`;
 }

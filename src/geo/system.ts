@@ -6,7 +6,7 @@ import type { Config } from '../config/config.js';
 import { balanceZen, centsToG1 } from '../economy/amounts.js';
 import type { Ledger } from '../economy/ledger.js';
 import type { LatLon } from './coordinates.js';
-import { cellKey, distanceKm, regionOf, sectorOf, umapOf, type Cell } from './grid.js';
+import { cellKey, distanceKm, regionName, sectorName, umapOf, type Cell } from './grid.js';
 import type { UserGridIndex } from './user-index.js';
 
 export interface SystemQuery {
@@ -47,15 +47,7 @@ const MAX_USERS = 500;
 const LEDGER_CONCURRENCY = 8;
 
 function umapEntry(cell: Cell, users: number): UmapEntry {
-  const sector = sectorOf(cell);
-  const region = regionOf(cell);
-  return {
-    LAT: cell.lat,
-    LON: cell.lon,
-    SECTOR: `${sector.lat.toFixed(1)}_${sector.lon.toFixed(1)}`,
-    REGION: `${region.lat}_${region.lon}`,
-    USERS: users,
-  };
+  return { LAT: cell.lat, LON: cell.lon, SECTOR: sectorName(cell), REGION: regionName(cell), USERS: users };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { parseCoordinate, type LatLon } from '../../../src/geo/coordinates.js';
-import { regionOf, sectorOf, umapOf } from '../../../src/geo/grid.js';
+import { regionName, sectorName, umapOf } from '../../../src/geo/grid.js';
 
 export type { LatLon };
 
@@ -28,13 +28,11 @@ export function readTyped(latText: string, lonText: string): LatLon | null {
 
 export function umapCell(point: LatLon): UmapCell {
   const umap = umapOf(point);
-  const sector = sectorOf(umap);
-  const region = regionOf(umap);
   return {
     lat: umap.lat.toFixed(2),
     lon: umap.lon.toFixed(2),
-    sector: `${sector.lat.toFixed(1)}_${sector.lon.toFixed(1)}`,
-    region: `${region.lat}_${region.lon}`,
+    sector: sectorName(umap),
+    region: regionName(umap),
   };
 }
 
