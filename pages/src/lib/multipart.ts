@@ -1,5 +1,5 @@
 import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex } from '@noble/hashes/utils.js';
+import { bytesToHex, randomBytes } from '@noble/hashes/utils.js';
 
 export interface MultipartBody {
   body: Blob;
@@ -23,7 +23,7 @@ export async function multipartBody(
   file: File,
   fileField = 'file',
 ): Promise<MultipartBody> {
-  const boundary = `----UPlanet${Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('')}`;
+  const boundary = `----UPlanet${bytesToHex(randomBytes(12))}`;
   let head = '';
   for (const [name, value] of Object.entries(fields)) {
     head += `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(name)}"\r\n\r\n${value}\r\n`;

@@ -1,12 +1,7 @@
+import { bytesToHex, randomBytes } from '@noble/hashes/utils.js';
 import type { Signer } from './signer.js';
 
 export const NIP98_KIND = 27235;
-
-function randomHex(bytes: number): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) =>
-    b.toString(16).padStart(2, '0'),
-  ).join('');
-}
 
 function base64Utf8(text: string): string {
   let binary = '';
@@ -33,7 +28,7 @@ export async function nip98Authorization(
   const tags = [
     ['u', url],
     ['method', method.toUpperCase()],
-    ['nonce', randomHex(8)],
+    ['nonce', bytesToHex(randomBytes(8))],
   ];
   if (payloadSha256) tags.push(['payload', payloadSha256]);
   const event = await signer.sign({

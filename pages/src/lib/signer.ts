@@ -1,3 +1,4 @@
+import { hexToBytes } from '@noble/hashes/utils.js';
 import { decode, npubEncode } from 'nostr-tools/nip19';
 import { finalizeEvent, getPublicKey, type EventTemplate, type NostrEvent } from 'nostr-tools/pure';
 
@@ -62,18 +63,12 @@ export async function nip07Signer(): Promise<Signer> {
   };
 }
 
-function hexToBytes(hex: string): Uint8Array {
-  const bytes = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return bytes;
-}
-
 /** An `nsec1…` (or 64 hex) typed by the user. It is never sent, never stored: only this closure holds it. */
 export function secretKeySigner(typed: string): Signer {
   const text = typed.trim();
   let secret: Uint8Array;
   try {
-    if (/^[0-9a-fA-F]{64}$/.test(text)) secret = hexToBytes(text.toLowerCase());
+    if (/^[0-9a-fA-F]{64}$/.test(text)) secret = hexToBytes(text);
     else {
       const decoded = decode(text);
       if (decoded.type !== 'nsec') throw new Error('not an nsec');
