@@ -1,8 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import type { NostrEvent } from 'nostr-tools';
 import type { LatLon } from '../geo/coordinates.js';
-import { cellKey, umapOf } from '../geo/grid.js';
-import { cellsAround } from './geo.js';
+import { umapOf } from '../geo/grid.js';
+import { cellsAround, indexKey } from './geo.js';
 import type { GeoMessage } from './schemas.js';
 
 export interface GeoIndexLimits {
@@ -56,7 +56,7 @@ export class GeoIndex {
       lon: position.lon,
       umap: umapOf(position),
     };
-    const key = cellKey(message.umap);
+    const key = indexKey(message.umap);
     const cell = this.cells.get(key) ?? [];
     // Newest first; a backfill delivers out of order, so insert in place.
     const at = cell.findIndex((other) => other.created_at < message.created_at);
@@ -75,7 +75,7 @@ export class GeoIndex {
   }
 
   private removeFromCell(message: GeoMessage): void {
-    const key = cellKey(message.umap);
+    const key = indexKey(message.umap);
     const cell = this.cells.get(key);
     if (!cell) return;
     const index = cell.findIndex((other) => other.id === message.id);

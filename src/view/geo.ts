@@ -1,7 +1,6 @@
 import ngeohash from 'ngeohash';
 import type { NostrEvent } from 'nostr-tools';
-import type { LatLon } from '../geo/coordinates.js';
-import { cellKey, umapOf } from '../geo/grid.js';
+import { toGrid, type LatLon } from '../geo/coordinates.js';
 
 /**
  * A geohash shorter than this is coarser than ±0.003°, i.e. wider than the 0.01° UMAP cell it would be filed
@@ -46,20 +45,29 @@ export function hasCoordinateTags(event: NostrEvent): boolean {
   return event.tags.some((t) => ['latitude', 'longitude', 'lat', 'lon'].includes(t[0] ?? ''));
 }
 
+/** Integer index of the 0.01° UMAP row/column holding a coordinate (CONTRACT §11), by the shared `toGrid`. */
+function cellIndex(value: number): number {
+  return Math.round(toGrid(value) * 100);
+}
+
 /**
- * The keys (`cellKey` of `src/geo/grid.ts`) of the UMAP cells of a square window of side `deg` degrees centred
- * on `center` (always at least its cell).
+ * The geo index's key of the UMAP cell holding a position: its row and column indexes ("4361:144"). Not
+ * `cellKey` of `src/geo/grid.ts` ("43.61_1.44"): a 1° window walks 10,201 cells, and formatting each with
+ * two `toFixed` made that walk about ten times slower (0.2 → 2.3 ms a request, measured).
  */
+export function indexKey(position: LatLon): string {
+  return `${cellIndex(position.lat)}:${cellIndex(position.lon)}`;
+}
+
+/** The `indexKey`s of the UMAP cells of a square window of side `deg` degrees centred on `center` (≥ its cell). */
 export function cellsAround(center: LatLon, deg: number): string[] {
   const half = Math.floor(Math.round(deg * 100) / 2);
-  const umap = umapOf(center);
-  // Whole hundredths, so stepping from cell to cell never accumulates floating-point error.
-  const lat0 = Math.round(umap.lat * 100);
-  const lon0 = Math.round(umap.lon * 100);
+  const lat0 = cellIndex(center.lat);
+  const lon0 = cellIndex(center.lon);
   const keys: string[] = [];
   for (let lat = Math.max(-9_000, lat0 - half); lat <= Math.min(9_000, lat0 + half); lat++) {
     for (let lon = Math.max(-18_000, lon0 - half); lon <= Math.min(18_000, lon0 + half); lon++) {
-      keys.push(cellKey({ lat: lat / 100, lon: lon / 100 }));
+      keys.push(`${lat}:${lon}`);
     }
   }
   return keys;
