@@ -3,11 +3,12 @@ import { join, relative } from 'node:path';
 import { Eta } from 'eta';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PROJECT_ROOT } from '../config/config.js';
+import type { Language } from './page-labels/language.js';
 
 /** Server-rendered page templates (`*.eta`) and their stylesheet live here. */
 export const VIEWS_DIR = join(PROJECT_ROOT, 'pages', 'views');
 
-export type Language = 'fr' | 'en';
+export type { Language };
 
 /** Where the shared stylesheet is served; the layout links to it. */
 export const STYLESHEET_PATH = '/views/station.css';
