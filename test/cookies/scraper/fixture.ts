@@ -1,4 +1,4 @@
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Clock } from '../../../src/clock.js';
 import { runScan, type ScanDeps, type ScanSummary } from '../../../src/cookies/scraper/scan.js';
@@ -17,6 +17,13 @@ export function cookieText(domain: string, expiries: number[] = [FAR_FUTURE]): s
   );
   return ['# Netscape HTTP Cookie File', ...lines, ''].join('\n');
 }
+
+/** Whether a path exists (markers, notices), without throwing. */
+export const exists = (path: string): Promise<boolean> =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
 
 export interface ScanFixture {
   root: string;
@@ -77,7 +84,6 @@ export async function createScanFixture(
       const path = join(userDir(email), `.${domain}.cookie`);
       // A new file each time, as cookie intake does (temp + rename).
       await writeFile(`${path}.new`, content, { mode: 0o600 });
-      const { rename } = await import('node:fs/promises');
       await rename(`${path}.new`, path);
       return path;
     },

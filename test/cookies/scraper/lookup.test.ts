@@ -1,13 +1,7 @@
-import { stat } from 'node:fs/promises';
+import { symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createScanFixture, recordingMailer, recordingScript, type ScanFixture } from './fixture.js';
-
-const exists = (path: string) =>
-  stat(path).then(
-    () => true,
-    () => false,
-  );
+import { createScanFixture, exists, recordingMailer, recordingScript, type ScanFixture } from './fixture.js';
 
 describe('which cookie files and which scripts a scan picks', () => {
   let fx: ScanFixture;
@@ -50,7 +44,6 @@ describe('which cookie files and which scripts a scan picks', () => {
   });
 
   it('ignores symbolic links, invalid names and the domain-less .cookie.txt', async () => {
-    const { symlink, writeFile } = await import('node:fs/promises');
     const dir = await fx.addUser('alice@example.org');
     await writeFile(join(fx.root, 'elsewhere'), 'x');
     await symlink(join(fx.root, 'elsewhere'), join(dir, '.linked.org.cookie'));

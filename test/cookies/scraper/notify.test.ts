@@ -10,14 +10,9 @@ import {
   textOf,
   type TestSmtpServer,
 } from '../../mail/smtp-server.js';
-import { cookieText, createScanFixture, recordingScript, type ScanFixture } from './fixture.js';
+import { cookieText, createScanFixture, exists, recordingScript, type ScanFixture } from './fixture.js';
 
 const DAY = 86_400_000;
-const exists = (path: string) =>
-  stat(path).then(
-    () => true,
-    () => false,
-  );
 
 describe('missing scraper → one mail per (user, domain), through a real SMTP server', () => {
   let smtp: TestSmtpServer;

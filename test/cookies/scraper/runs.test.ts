@@ -1,14 +1,9 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createScanFixture, recordingMailer, recordingScript, type ScanFixture } from './fixture.js';
+import { createScanFixture, exists, recordingMailer, recordingScript, type ScanFixture } from './fixture.js';
 
 const DAY = 86_400_000;
-const exists = (path: string) =>
-  stat(path).then(
-    () => true,
-    () => false,
-  );
 
 /** A process is gone when it no longer exists or is a zombie waiting for a reaper. */
 async function alive(pid: number): Promise<boolean> {
