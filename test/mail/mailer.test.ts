@@ -1,4 +1,5 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino, type Logger } from 'pino';
@@ -73,6 +74,24 @@ describe('SMTP mailer (real smtp-server on loopback)', () => {
     expect(error).toBeInstanceOf(DependencyError);
     expect(error).toMatchObject({ statusCode: 503, code: 'MAIL_DOWN', dependency: 'mail' });
     expect(lines.join('')).not.toContain('secret-token-123');
+  });
+
+  it('a server that never answers is DependencyError MAIL_TIMEOUT (504) after the time limit', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    const mailer = createSmtpMailer({
+      url: `smtp://127.0.0.1:${port}`,
+      from: 'station@example.net',
+      timeoutMs: 200,
+    });
+    const error = await mailer.send(mail).catch((e: unknown) => e);
+    mailer.close();
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => silent.close(resolve));
+    expect(error).toBeInstanceOf(DependencyError);
+    expect(error).toMatchObject({ statusCode: 504, code: 'MAIL_TIMEOUT', dependency: 'mail' });
   });
 
   it('a refused recipient is DependencyError MAIL_FAILED (502) naming the SMTP reply', async () => {

@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DependencyError } from '../../../src/http/errors.js';
 import { createSmtpMailer } from '../../../src/mail/smtp.js';
 import type { Mailer } from '../../../src/mail/mailer.js';
 import {
@@ -107,6 +108,24 @@ describe('missing scraper → one mail per (user, domain), through a real SMTP s
     expect(retried.notified).toBe(2);
     expect(smtp.received).toHaveLength(2);
     expect(await exists(join(fx.userDir('alice@example.org'), '.unknown.org_notified'))).toBe(true);
+  });
+
+  it('once the mail server is found down, the rest of the scan skips mail instead of trying each user', async () => {
+    for (let i = 0; i < 6; i++) {
+      await fx.addUser(`user${i}@example.org`);
+      await fx.writeCookie(`user${i}@example.org`, 'unknown.org');
+    }
+    let attempts = 0;
+    const down = {
+      send: async () => {
+        attempts += 1;
+        throw new DependencyError('mail', 'down', 'The mail server cannot be reached.');
+      },
+    };
+    const summary = await fx.scan(down);
+    expect(summary.items.map((i) => i.reason)).toEqual(Array(6).fill('no_script_mail_unavailable'));
+    // At most the mails already under way when the first failure came back (two at a time).
+    expect(attempts).toBeLessThanOrEqual(2);
   });
 
   it('a recipient the server refuses is retried next scan, not recorded', async () => {
