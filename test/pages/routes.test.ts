@@ -5,6 +5,8 @@ const PAGES = [
   { path: '/scan', bundle: 'scan', app: 'scan-app', en: 'Scan', fr: 'Scanner' },
   { path: '/g1', bundle: 'g1', app: 'g1-app', en: 'Registration', fr: 'Inscription' },
   { path: '/nostr', bundle: 'nostr', app: 'nostr-app', en: 'Geo-messages', fr: 'Géo-messages' },
+  // Served by the cookie routes (HTML unless JSON is asked for), from the same layout.
+  { path: '/cookie', bundle: 'cookie', app: 'cookie-app', en: 'My cookies', fr: 'Mes cookies' },
 ];
 
 /** The page shells as served: language, menu, one module script, nothing inline the CSP would refuse. */
