@@ -1,11 +1,9 @@
-import type { AddressInfo } from 'node:net';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { nip19 } from 'nostr-tools';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { installNostrExtension, launchBrowser, openPage } from '../helpers/browser.js';
+import { installNostrExtension, openPage } from '../helpers/browser.js';
+import { gotoPage, startPageServer, type PageServer } from '../pages/harness.js';
 import { cookieFile, cookieLine } from './fixtures.js';
 
 interface Registered {
@@ -16,20 +14,14 @@ interface Registered {
 
 /** The cookie page end to end: a real browser, the real service on a loopback port, files on disk. */
 describe('the cookie page in headless Chromium', () => {
-  let t: TestApp;
-  let browser: Browser;
+  let s: PageServer;
   let base: string;
 
   beforeAll(async () => {
-    t = await buildTestApp();
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await launchBrowser();
+    s = await startPageServer();
+    base = s.base;
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t.close();
-  });
+  afterAll(() => s?.close());
 
   async function registerUser(email: string): Promise<Registered> {
     const res = await fetch(`${base}/g1nostr`, {
@@ -41,18 +33,17 @@ describe('the cookie page in headless Chromium', () => {
     return (await res.json()) as Registered;
   }
 
-  const userDir = (email: string) => t.deps.users.dirFor(email);
+  const userDir = (email: string) => s.t.deps.users.dirFor(email);
 
   it('connects a typed nsec, uploads a cookie export with progress, shows the answer and the list', async () => {
     const user = await registerUser('page@example.org');
-    const { page, problems, close } = await openPage(browser);
+    const { page, problems, close } = await openPage(s.browser);
     const sent: string[] = [];
     page.on('request', (request) =>
       sent.push(`${request.url()} ${JSON.stringify(request.headers())} ${request.postData() ?? ''}`),
     );
     try {
-      await page.goto(`${base}/cookie?lang=en`);
-      await page.waitForSelector('#cookie-app[data-ready="true"]', { state: 'attached' });
+      await gotoPage(page, `${base}/cookie?lang=en`, 'cookie-app');
       expect(await page.textContent('summary')).toContain('How to make a cookie export');
 
       await page.fill('#nsec', user.nsec);
@@ -98,13 +89,12 @@ describe('the cookie page in headless Chromium', () => {
     const user = await registerUser('extension@example.org');
     const secret = nip19.decode(user.nsec).data as Uint8Array;
     let signatures = 0;
-    const { page, problems, close } = await openPage(browser, {
+    const { page, problems, close } = await openPage(s.browser, {
       locale: 'fr-FR',
       init: (context) => installNostrExtension(context, secret, () => (signatures += 1)),
     });
     try {
-      await page.goto(`${base}/cookie`);
-      await page.waitForSelector('#cookie-app[data-ready="true"]', { state: 'attached' });
+      await gotoPage(page, `${base}/cookie`, 'cookie-app');
       expect(await page.textContent('h1')).toBe('Mes cookies');
       await page.click('#use-extension');
       await page.waitForSelector('#forget-key', { state: 'visible' });

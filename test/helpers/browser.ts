@@ -14,9 +14,13 @@ const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
-/** Headless Chromium for page tests; close it in afterAll. */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+/** Headless Chromium for page tests, with `extraArgs` (e.g. a fake camera); close it in afterAll. */
+export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_ARGS, ...extraArgs],
+    headless: true,
+  });
 }
 
 export interface OpenedPage {

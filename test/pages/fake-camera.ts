@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import QRCode from 'qrcode';
-import { chromium, type Browser } from 'playwright-core';
-import { CHROMIUM_PATH } from '../helpers/browser.js';
+import type { Browser } from 'playwright-core';
+import { launchBrowser } from '../helpers/browser.js';
 
 const WIDTH = 320;
 const HEIGHT = 240;
@@ -42,17 +42,9 @@ export async function qrVideo(dir: string, texts: string[]): Promise<string> {
 
 /** Chromium whose camera is the given video file, access granted without a prompt. */
 export function launchWithCamera(video: string): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-video-capture=${video}`,
-    ],
-  });
+  return launchBrowser([
+    '--use-fake-ui-for-media-stream',
+    '--use-fake-device-for-media-stream',
+    `--use-file-for-fake-video-capture=${video}`,
+  ]);
 }

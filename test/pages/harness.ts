@@ -14,12 +14,18 @@ export interface PageServer {
   close: () => Promise<void>;
 }
 
-/** The service on a loopback port (pages, bundles, API) and one headless Chromium for the test file. */
-export async function startPageServer(overrides: Partial<AppDeps> = {}): Promise<PageServer> {
+/**
+ * The service on a loopback port (pages, bundles, API) and one headless Chromium for the test file
+ * (`launch` gives another one, e.g. with a fake camera).
+ */
+export async function startPageServer(
+  overrides: Partial<AppDeps> = {},
+  launch: () => Promise<Browser> = () => launchBrowser(),
+): Promise<PageServer> {
   const t = await buildTestApp({ overrides });
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  const browser = await launchBrowser();
+  const browser = await launch();
   return {
     t,
     base,

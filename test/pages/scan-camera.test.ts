@@ -1,45 +1,35 @@
-import type { AddressInfo } from 'node:net';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { openPage } from '../helpers/browser.js';
 import { newKey } from '../helpers/nostr.js';
 import { tempDir } from '../helpers/temp.js';
 import { qrVideo, launchWithCamera } from './fake-camera.js';
-import { gotoPage } from './harness.js';
+import { gotoPage, startPageServer, type PageServer } from './harness.js';
 
 const WALLET = 'g1LYch17SATt3eb8MhF6VByw6Pd14m7UsYupKLwyCmmRCQTY7';
 
 /** The scan page's camera loop, with Chromium's fake camera playing a video of two QR codes in turn. */
 describe('the scan page with a camera', () => {
-  let t: TestApp;
-  let browser: Browser;
-  let base: string;
+  let s: PageServer;
   let cleanup: () => Promise<void>;
   const member = newKey();
 
   beforeAll(async () => {
     const dir = await tempDir();
     cleanup = dir.cleanup;
-    browser = await launchWithCamera(await qrVideo(dir.path, [member.npub, WALLET]));
-    t = await buildTestApp();
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const video = await qrVideo(dir.path, [member.npub, WALLET]);
+    s = await startPageServer({}, () => launchWithCamera(video));
   });
   afterAll(async () => {
-    await browser?.close();
-    await t?.close();
+    await s?.close();
     await cleanup?.();
   });
 
   it('lists each code shown to the camera once, and stops the camera on request', async () => {
-    const context = await browser.newContext({ locale: 'en-GB' });
-    await context.grantPermissions(['camera'], { origin: base });
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('console', (message) => void (message.type() === 'error' && problems.push(message.text())));
-    page.on('pageerror', (error) => void problems.push(error.message));
+    const { page, problems, close } = await openPage(s.browser, {
+      init: (context) => context.grantPermissions(['camera'], { origin: s.base }),
+    });
     try {
-      await gotoPage(page, `${base}/scan`, 'scan-app');
+      await gotoPage(page, `${s.base}/scan`, 'scan-app');
       await page.click('#camera-start');
       await page.locator('#camera-stop').waitFor();
       expect(await page.isVisible('#camera')).toBe(true);
@@ -56,7 +46,7 @@ describe('the scan page with a camera', () => {
       expect(await page.isVisible('#camera-start')).toBe(true);
       expect(problems).toEqual([]);
     } finally {
-      await context.close();
+      await close();
     }
   });
 });
