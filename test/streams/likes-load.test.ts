@@ -69,8 +69,8 @@ describe('likes under load and with several workers', () => {
     await publishAll(relay.url, reactions);
 
     // Every reaction is decided and journaled although no transfer has finished: the subscription never waits.
-    await waitFor(async () => (await countRecords(station)) === 200, 20_000);
-    await waitFor(async () => (await readLog(bin(), 'calls.log')).length === 4);
+    await waitFor(async () => (await countRecords(station)) === 200, 60_000);
+    await waitFor(async () => (await readLog(bin(), 'calls.log')).length === 4, 30_000);
     const answers = await Promise.all(
       Array.from({ length: 100 }, (_, i) => fetch(`${base}${i % 2 ? '/health' : '/api/view/stats'}`)),
     );
@@ -85,7 +85,7 @@ describe('likes under load and with several workers', () => {
     const paid = (await readLog(bin(), 'transfers.log')).map((argv) => argv[4]!.slice(-64));
     expect(new Set(paid)).toEqual(new Set(reactions.map((event) => event.id)));
     expect(paid).toHaveLength(200);
-  });
+  }, 180_000); // generous limits: the machine may be shared; nothing here measures time
 
   it('pays each reaction once when two workers share one journal', async () => {
     const command = await writeRecorder(bin());
@@ -94,15 +94,15 @@ describe('likes under load and with several workers', () => {
     await publishAll(relay.url, reactions);
 
     const queued = () => first.outcome('queued') + second.outcome('queued');
-    await waitFor(() => queued() === reactions.length, 20_000);
-    await waitFor(async () => (await readLog(bin(), 'transfers.log')).length === reactions.length, 20_000);
+    await waitFor(() => queued() === reactions.length, 60_000);
+    await waitFor(async () => (await readLog(bin(), 'transfers.log')).length === reactions.length, 60_000);
     // Both workers see every reaction; exactly one of them journals each, the other finds it taken.
     const duplicates = () => first.outcome('duplicate') + second.outcome('duplicate');
-    await waitFor(() => duplicates() === reactions.length, 20_000);
+    await waitFor(() => duplicates() === reactions.length, 60_000);
     expect(queued()).toBe(reactions.length);
 
     const paid = (await readLog(bin(), 'transfers.log')).map((argv) => argv[4]!.slice(-64));
     expect(paid.sort()).toEqual(reactions.map((event) => event.id).sort());
     expect(await readLog(bin(), 'calls.log')).toHaveLength(reactions.length);
-  });
+  }, 180_000); // generous limits: the machine may be shared; nothing here measures time
 });
