@@ -16,7 +16,20 @@ export default tseslint.config(
   {
     files: ['pages/**/*.ts', 'pages/**/*.js'],
     languageOptions: { globals: { ...globals.browser } },
-    rules: { 'no-console': 'off' },
+    rules: {
+      'no-console': 'off',
+      // Pages put data in as text (lib/dom.ts element()), never as markup.
+      'no-restricted-properties': [
+        'error',
+        ...[
+          { property: 'innerHTML' },
+          { property: 'outerHTML' },
+          { property: 'insertAdjacentHTML' },
+          { object: 'document', property: 'write' },
+          { object: 'document', property: 'writeln' },
+        ].map((rule) => ({ ...rule, message: 'Pages build the DOM with element() and textContent.' })),
+      ],
+    },
   },
   {
     files: ['**/*.cjs'],
