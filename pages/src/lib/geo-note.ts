@@ -1,17 +1,16 @@
 import ngeohash from 'ngeohash';
 import type { EventTemplate } from 'nostr-tools/pure';
+import { MIN_GEOHASH_LENGTH } from '../../../src/view/geo.js';
 import type { GeoMessage } from '../../../src/view/schemas.js';
 import { fetchJson } from './http.js';
 import type { LatLon } from './position.js';
 
-/**
- * Six geohash characters (≈ 1.2 × 0.6 km) match the 0.01° UMAP cell; the station files a note by its
- * `latitude` / `longitude` tags first and uses `g` only when they are absent (src/view/geo.ts).
- */
-export const GEOHASH_PRECISION = 6;
 export const MAX_MESSAGE_LENGTH = 2000;
 
-/** A kind-1 note placed on the grid: `g` (geohash), `latitude` and `longitude` tags, two decimals. */
+/**
+ * A kind-1 note placed on the grid: `latitude` and `longitude` tags (two decimals), and a `g` geohash as
+ * coarse as the station still files under a UMAP cell (src/view/geo.ts reads the coordinate tags first).
+ */
 export function geoNote(content: string, at: LatLon, now = Date.now()): EventTemplate {
   const lat = at.lat.toFixed(2);
   const lon = at.lon.toFixed(2);
@@ -20,7 +19,7 @@ export function geoNote(content: string, at: LatLon, now = Date.now()): EventTem
     created_at: Math.floor(now / 1000),
     content,
     tags: [
-      ['g', ngeohash.encode(Number(lat), Number(lon), GEOHASH_PRECISION)],
+      ['g', ngeohash.encode(Number(lat), Number(lon), MIN_GEOHASH_LENGTH)],
       ['latitude', lat],
       ['longitude', lon],
     ],
