@@ -33,10 +33,6 @@ export class CameraScanner {
     private readonly onCode: (text: string) => void,
   ) {}
 
-  get running(): boolean {
-    return this.stream !== null;
-  }
-
   async start(): Promise<void> {
     if (this.stream) return;
     if (!navigator.mediaDevices?.getUserMedia) throw new CameraError('unsupported');

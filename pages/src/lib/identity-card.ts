@@ -3,8 +3,6 @@ import { qrCanvas } from './qr-code.js';
 import type { NewIdentity } from './registration.js';
 import type { KeysLabels } from '../../../src/http/page-labels/keys.js';
 
-export type { KeysLabels };
-
 function savedText(identity: NewIdentity): string {
   return [
     `EMAIL=${identity.email}`,
