@@ -17,7 +17,8 @@ const COOKIE_FILE = `\uFEFF${[
 ].join('\r\n')}\r\n`;
 
 // Results go into the drive through the real `station drive add` (src/cli/drive.ts, from the sources).
-describe('scripts/leboncoin.fr.sh + scraper_leboncoin.py', () => {
+// Each `station drive add` the scripts run starts the CLI through tsx (2–3 s on a loaded machine).
+describe('scripts/leboncoin.fr.sh + scraper_leboncoin.py', { timeout: 120_000 }, () => {
   let station: TestStation;
   let api: Awaited<ReturnType<typeof startFakeLeboncoin>>;
   const cookies: Record<string, string> = {};

@@ -9,7 +9,8 @@ const LIKES = ['aaaaaaaaaa1', 'bbbbbbbbbb2', 'cccccccccc3', 'dddddddddd4', 'eeee
 const videoName = (id: string) => `Liked video ${id} [${id}].mp4`;
 
 // Results go into the drive through the real `station drive add` (src/cli/drive.ts, from the sources).
-describe('scripts/youtube.com.sh', () => {
+// Each `station drive add` the scripts run starts the CLI through tsx (2–3 s on a loaded machine).
+describe('scripts/youtube.com.sh', { timeout: 120_000 }, () => {
   let station: TestStation;
   let ytdlp: FakeYtDlp;
   let cookie: string;

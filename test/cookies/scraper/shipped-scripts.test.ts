@@ -9,7 +9,8 @@ import { installFakeYtDlp, youtubeCookie, type FakeYtDlp } from '../../scripts/f
 import { cookieLine, createStation, netscapeFile, SCRIPTS, type TestStation } from '../../scripts/station.js';
 
 // Results go into the drive through the real `station drive add` (src/cli/drive.ts, from the sources).
-describe('the shipped scripts, run by the scraper against local stand-ins', () => {
+// Each `station drive add` the scripts run starts the CLI through tsx (2–3 s on a loaded machine).
+describe('the shipped scripts, run by the scraper against local stand-ins', { timeout: 120_000 }, () => {
   let station: TestStation;
   let ytdlp: FakeYtDlp;
   let leboncoin: Awaited<ReturnType<typeof startFakeLeboncoin>>;
