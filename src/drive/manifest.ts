@@ -36,6 +36,8 @@ export interface Manifest {
   /** The drive's root directory (the four category folders), as `ipfs add -r` computes it; null when empty. */
   root_cid: string | null;
   folders: Partial<Record<DriveCategory, string>>;
+  /** Cumulative DAG size of each folder, so that an upload rebuilds only its own category's folder. */
+  folder_dag_sizes: Partial<Record<DriveCategory, number>>;
   total_size: number;
   total_files: number;
   updated_at: string;
@@ -49,6 +51,7 @@ export function emptyManifest(owner: { email: string; hex: string }, at: string)
     owner_hex_pubkey: owner.hex,
     root_cid: null,
     folders: {},
+    folder_dag_sizes: {},
     total_size: 0,
     total_files: 0,
     updated_at: at,

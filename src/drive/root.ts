@@ -9,6 +9,17 @@ export type BlockWriter = Pick<ContentStore, 'putBlock'>;
 export interface DriveRoot {
   rootCid: string;
   folders: Record<DriveCategory, string>;
+  /** Cumulative DAG size of each folder: the Tsize the root links it with. */
+  folderDagSizes: Record<DriveCategory, number>;
+}
+
+/** The previous tree of a drive, and the one category whose files changed since. */
+export interface DriveRootChange {
+  previous: {
+    folders: Partial<Record<DriveCategory, string>>;
+    folderDagSizes: Partial<Record<DriveCategory, number>>;
+  };
+  changed: DriveCategory;
 }
 
 /** Stores a node and checks the store agrees on its CID (a store with other defaults would break links). */
@@ -34,26 +45,38 @@ async function encode(links: Parameters<typeof encodeDirectory>[0]): Promise<Enc
 
 /**
  * The drive's published tree, the same nodes `ipfs add -r` makes of `APP/uDRIVE` without its manifest and
- * hidden files: one folder per category (empty ones included) holding the manifest's files by name.
+ * hidden files: one folder per category (empty ones included) holding the manifest's files by name. With
+ * `change`, the folders of the other categories are taken from the previous tree instead of being rebuilt.
  */
 export async function buildDriveRoot(
   store: BlockWriter,
   files: readonly ManifestEntry[],
+  change?: DriveRootChange,
 ): Promise<DriveRoot> {
   const folders = {} as Record<DriveCategory, string>;
-  const rootLinks = [];
+  const folderDagSizes = {} as Record<DriveCategory, number>;
   for (const category of DRIVE_CATEGORIES) {
+    const kept = change && category !== change.changed ? change.previous : null;
+    const keptCid = kept?.folders[category];
+    const keptSize = kept?.folderDagSizes[category];
+    if (keptCid !== undefined && keptSize !== undefined) {
+      folders[category] = keptCid;
+      folderDagSizes[category] = keptSize;
+      continue;
+    }
     const links = files
       .filter((f) => f.category === category)
       .map((f) => ({ name: f.name, cid: f.cid, dagSize: f.dag_size }));
     const folder = await encode(links);
     await put(store, folder);
     folders[category] = folder.cid;
-    rootLinks.push({ name: category, cid: folder.cid, dagSize: folder.dagSize });
+    folderDagSizes[category] = folder.dagSize;
   }
-  const root = await encode(rootLinks);
+  const root = await encode(
+    DRIVE_CATEGORIES.map((name) => ({ name, cid: folders[name], dagSize: folderDagSizes[name] })),
+  );
   await put(store, root);
-  return { rootCid: root.cid, folders };
+  return { rootCid: root.cid, folders, folderDagSizes };
 }
 
 /** The `ipfs add -w` wrapper of one file, so that `<wrapper>/<name>` links to it under its name. */

@@ -96,7 +96,7 @@ export class DriveWriter {
       await this.deps.staging.moveTo(staged, final);
       await chmod(final, 0o644); // staged private; published content is readable
       manifest.files.push(entry);
-      rootCid = await this.publish(manifest);
+      rootCid = await this.publish(manifest, category);
     } catch (error) {
       // The manifest was not written: the caller gets an error, so the file must not appear later either.
       await rm(final, { force: true });
@@ -115,7 +115,7 @@ export class DriveWriter {
     const entry = manifest.files.find((f) => f.path === path);
     if (!entry) throw new NotFoundError('FILE_NOT_FOUND', `There is no file ${path} in the drive.`);
     manifest.files = manifest.files.filter((f) => f !== entry);
-    const rootCid = await this.publish(manifest);
+    const rootCid = await this.publish(manifest, entry.category);
     await rm(within(this.driveDir, entry.category, entry.name), { force: true });
     // Only the wrapper was pinned for this file; other drives holding the same content pin their own.
     await this.unpinQuietly(entry.ipfs_link.split('/')[0]!);
@@ -138,13 +138,21 @@ export class DriveWriter {
     return manifest;
   }
 
-  /** Rebuilds the published tree, pins it, writes the manifest, then lets the previous tree go. */
-  private async publish(manifest: Manifest): Promise<string> {
+  /**
+   * Rebuilds the published tree (only the `changed` category's folder when given), pins it, writes the
+   * manifest, then lets the previous tree go.
+   */
+  private async publish(manifest: Manifest, changed?: DriveCategory): Promise<string> {
     const previous = manifest.root_cid;
-    const root = await buildDriveRoot(this.deps.store, manifest.files);
+    const change = changed && {
+      changed,
+      previous: { folders: manifest.folders, folderDagSizes: manifest.folder_dag_sizes },
+    };
+    const root = await buildDriveRoot(this.deps.store, manifest.files, change);
     if (root.rootCid !== previous) await this.deps.store.pin(root.rootCid);
     manifest.root_cid = root.rootCid;
     manifest.folders = root.folders;
+    manifest.folder_dag_sizes = root.folderDagSizes;
     manifest.updated_at = this.now();
     await writeManifest(join(this.driveDir, 'manifest.json'), manifest);
     if (previous && previous !== root.rootCid) await this.unpinQuietly(previous);
