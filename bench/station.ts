@@ -21,6 +21,8 @@ export async function startBenchStation(): Promise<{ url: string; close: () => P
     RATE_LIMIT_MAX: '1000000',
     SQUID_URL: squid.url,
     DRIVE_QUOTA_MB: '100000',
+    UPLOAD_MAX_CONCURRENT: '1000',
+    UPLOAD_MAX_PER_MINUTE: '100000',
     ...(process.env.BENCH_ENV_JSON && JSON.parse(process.env.BENCH_ENV_JSON)),
   });
   const station = await startStation(config, pino({ level: 'warn' }));
@@ -29,7 +31,8 @@ export async function startBenchStation(): Promise<{ url: string; close: () => P
     close: async () => {
       await station.close();
       await squid.close();
-      await rm(home, { recursive: true, force: true });
+      // Requests autocannon abandoned at the end of a run may still be writing (an upload): retry.
+      await rm(home, { recursive: true, force: true, maxRetries: 10 });
     },
   };
 }
