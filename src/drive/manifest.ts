@@ -97,7 +97,7 @@ export async function readManifest(
 export async function writeManifest(path: string, manifest: Manifest): Promise<void> {
   manifest.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   manifest.total_files = manifest.files.length;
-  manifest.total_size = manifest.files.reduce((sum, f) => sum + f.size, 0);
+  manifest.total_size = usedBytes(manifest);
   await writeFileAtomic(path, `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o644 });
 }
 
