@@ -21,6 +21,7 @@ import { registerAuth } from './auth/plugin.js';
 import { authRoutes } from './auth/routes.js';
 import type { AuthServices } from './auth/services.js';
 import type { RelayLink } from './relay/link.js';
+import type { StoreHealth } from './relay/store/event-store.js';
 import { StationView } from './view/station-view.js';
 import { viewRoutes } from './view/routes.js';
 import { assetRoutes } from './http/assets.js';
@@ -46,6 +47,8 @@ export interface AppDeps {
   view?: StationView;
   /** Content store of the drive; when absent, opened from IPFS_API (embedded if unset) and closed with the app. */
   contentStore?: ContentStore;
+  /** Health of the embedded relay's store, when the relay runs in this process. */
+  relayStore?: () => StoreHealth;
 }
 
 declare module 'fastify' {
@@ -58,6 +61,7 @@ declare module 'fastify' {
     auth: AuthServices;
     relay: RelayLink;
     view: StationView;
+    relayStore: (() => StoreHealth) | undefined;
   }
 }
 
@@ -81,6 +85,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('auth', deps.auth);
   app.decorate('relay', deps.relay);
   app.decorate('view', deps.view ?? new StationView());
+  app.decorate('relayStore', deps.relayStore);
   app.decorate('cookies', new CookieVault({ users: deps.users, clock: deps.clock }));
   app.decorate(
     'uploadGate',

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { RelayClient } from '../streams/relay-client.js';
+import { RelayClient, signerFromSecretKey } from '../streams/relay-client.js';
 import { STATION_KINDS } from '../streams/kinds.js';
 import { startStreams } from '../streams/index.js';
 import { buildApp } from './app.js';
@@ -14,10 +14,17 @@ import { createAuthServices } from './auth/services.js';
 import { systemClock, unixSeconds, type Clock } from './clock.js';
 import type { Config } from './config/config.js';
 import { UserStore } from './identity/user-store.js';
+import { loadStationKey, type StationKey } from './identity/station-key.js';
+import { registerVerifiedSource } from './nostr/verify.js';
+import { RelayCheckpoint } from './state/relay-checkpoint.js';
+import { openStationDb } from './state/station-db.js';
 import { createMailer } from './mail/mailer.js';
 import { createScraper } from './cookies/scraper/service.js';
 import { startEmbeddedRelay, type EmbeddedRelay } from './relay/embedded-relay.js';
 import { isLoopbackUrl, relayAnswers } from './relay/probe.js';
+
+/** Seconds of events fetched again on every resubscription, for events that arrived out of order. */
+const RESUME_OVERLAP_SECONDS = 60;
 
 export interface Station {
   app: FastifyInstance;
@@ -28,7 +35,11 @@ export interface Station {
   close(): Promise<void>;
 }
 
-async function ensureRelay(config: Config, logger: Logger): Promise<EmbeddedRelay | null> {
+async function ensureRelay(
+  config: Config,
+  logger: Logger,
+  stationKey: StationKey,
+): Promise<EmbeddedRelay | null> {
   if (config.embeddedRelay === 'off') return null;
   if (config.embeddedRelay === 'auto') {
     if (!isLoopbackUrl(config.relayUrl) || (await relayAnswers(config.relayUrl))) return null;
@@ -38,7 +49,17 @@ async function ensureRelay(config: Config, logger: Logger): Promise<EmbeddedRela
     const relay = await startEmbeddedRelay({
       host: target.hostname.replace(/^\[|\]$/g, ''),
       port: Number(target.port || 80),
-      persistPath: join(config.dataRoot, 'relay', 'events.jsonl'),
+      storePath: join(config.dataRoot, 'relay', 'store'),
+      legacyJournal: join(config.dataRoot, 'relay', 'events.jsonl'),
+      maxEvents: config.relay.maxEvents,
+      limits: {
+        maxFutureSeconds: config.relay.maxFutureSeconds,
+        maxEventsPerMinute: config.relay.eventsPerMinute,
+      },
+      privilegedPubkeys: [stationKey.hex],
+      publicUrls: [config.relayUrl, ...config.relay.publicUrls],
+      rateExempt: config.trustedIps,
+      trustedProxies: config.trustedProxies,
       logger,
     });
     logger.info({ url: relay.url }, 'embedded relay started (nothing answered at RELAY_URL)');
@@ -59,22 +80,33 @@ export async function startStation(
 ): Promise<Station> {
   await mkdir(config.dataRoot, { recursive: true, mode: 0o700 });
   await mkdir(config.tmpDir, { recursive: true, mode: 0o700 });
-  const embeddedRelay = await ensureRelay(config, logger);
+  const stationKey = await loadStationKey(config.dataRoot);
+  const stationDb = await openStationDb(config.dataRoot);
+  const embeddedRelay = await ensureRelay(config, logger, stationKey);
   const users = await UserStore.open(config.dataRoot, { uplanetName: config.uplanetName, logger });
   const relayUrl = embeddedRelay?.url ?? config.relayUrl;
+  // Events the embedded relay stored were verified when written: the bot does not check them again.
+  const unregisterSource = embeddedRelay
+    ? registerVerifiedSource((id) => embeddedRelay.store.signatureOf(id))
+    : () => undefined;
+  const resumeKey = `resume:${config.relayUrl}`;
+  // First connection: from the saved resume point (at most AUTH_MAX_AGE back: a day of likes to pay);
+  // afterwards the client resumes from the newest event it saw, minus an overlap (duplicates dropped by id).
+  const firstSince = Math.max(
+    (RelayCheckpoint.load(stationDb.meta, resumeKey) ?? 0) - RESUME_OVERLAP_SECONDS,
+    unixSeconds(clock) - config.authMaxAgeSeconds,
+  );
   const client = new RelayClient({
-    url: relayUrl,
-    // First connection: the last AUTH_MAX_AGE seconds; afterwards: from the newest event seen, minus a minute
-    // of overlap for events that arrived out of order (duplicates are dropped by id).
-    filters: (lastSeen) => [
-      {
-        kinds: [...STATION_KINDS],
-        since: lastSeen ? lastSeen - 60 : unixSeconds(clock) - config.authMaxAgeSeconds,
-      },
-    ],
+    urls: [relayUrl, ...config.relay.extraUrls],
+    filters: (since) => [{ kinds: [...STATION_KINDS], since: since ?? firstSince }],
+    signer: signerFromSecretKey(stationKey.secretKey),
+    clock,
+    maxFutureSeconds: config.relay.maxFutureSeconds,
+    overlapSeconds: RESUME_OVERLAP_SECONDS,
     logger,
   });
-  const auth = await createAuthServices({ config, clock, relay: client, logger });
+  const checkpoint = new RelayCheckpoint(stationDb.meta, resumeKey, () => client.lastSeen, logger);
+  const auth = await createAuthServices({ config, clock, stationDb, logger });
   const mailer = createMailer(config, { clock, logger });
   const scraper = createScraper({ config, clock, mailer, logger });
   // The station's view of the relay (profiles, follows, videos, playlists, geo notes) and the like payments.
@@ -92,10 +124,20 @@ export async function startStation(
     scraper: { at: config.scraperAt, clock, logger, scan: (signal) => scraper.scan({}, signal) },
   });
   client.start();
+  checkpoint.start();
   auth.start();
   payments.start();
 
-  const app = await buildApp({ config, clock, logger, users, auth, relay: client, view });
+  const app = await buildApp({
+    config,
+    clock,
+    logger,
+    users,
+    auth,
+    relay: client,
+    view,
+    relayStore: embeddedRelay ? () => embeddedRelay.health().store : undefined,
+  });
   const url = await app.listen({ port: config.port, host: config.host });
   logger.info({ url, relay: relayUrl }, 'station service listening');
   // Embedded content store only (IPFS_API unset): its read-only gateway on IPFS_GATEWAY's port.
@@ -113,10 +155,13 @@ export async function startStation(
       // Waits for the transfers already running, so their outcome is journaled.
       await payments.stop();
       auth.stop();
+      checkpoint.stop();
       await client.stop();
       users.close();
       mailer.close();
+      unregisterSource();
       await embeddedRelay?.close();
+      await stationDb.close();
     },
   };
 }

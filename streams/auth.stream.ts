@@ -2,7 +2,7 @@ import type { NostrEvent } from 'nostr-tools';
 import type { Logger } from 'pino';
 import { catchError, EMPTY, from, map, mergeMap, type Observable } from 'rxjs';
 import type { IngestResult, RelayObservedAuth } from '../src/auth/relay-observed.js';
-import { NIP42_KIND } from '../src/auth/nip42.js';
+import { NIP42_KIND } from '../src/nostr/nip42.js';
 import { ofKinds } from './kinds.js';
 
 /**

@@ -1,185 +1,213 @@
-import { randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import type { Filter, NostrEvent } from 'nostr-tools';
-import { verifySignature } from '../src/auth/verify.js';
+import {
+  finalizeEvent,
+  type EventTemplate,
+  type Filter,
+  type NostrEvent,
+  type VerifiedEvent,
+} from 'nostr-tools';
+import type { AbstractRelay } from 'nostr-tools/abstract-relay';
 import type { Logger } from 'pino';
-import { BehaviorSubject, Subject, type Observable } from 'rxjs';
-import WebSocket from 'ws';
-import { isEventShaped } from '../src/auth/event-shape.js';
-import { PendingRequests } from './pending-requests.js';
+import { filter, firstValueFrom, merge, Subject, timeout, type Observable, type Subscription } from 'rxjs';
+import { systemClock, type Clock } from '../src/clock.js';
+import type { RelayLinkHealth } from '../src/relay/link.js';
+import type { BackoffSettings } from './relay-backoff.js';
+import { RelayConnection, type RelayStatus } from './relay-connection.js';
+import type { RelayStats, Signer } from './relay-session.js';
 
-export type RelayStatus = 'connecting' | 'open' | 'closed';
+export type { RelayStatus } from './relay-connection.js';
+export type { RelayStats, Signer } from './relay-session.js';
 
 export interface RelayClientOptions {
-  url: string;
-  /** Filters of the long-lived subscription, recomputed at every (re)subscription (e.g. `since`). */
-  filters: (lastSeen: number | null) => Filter[];
+  /** The station relay first, then optional extra relays the subscription also reads from. */
+  urls?: string[];
+  /** Shorthand for `urls: [url]`. */
+  url?: string;
+  /**
+   * Filters of the long-lived subscription, asked again at every (re)subscription of every relay: `since` is
+   * null on a relay's first subscription, then min(newest `created_at` from that relay, now) − overlapSeconds.
+   */
+  filters: (since: number | null) => Filter[];
+  /** Signs the NIP-42 answers to the relays' AUTH challenges (the station key: `signerFromSecretKey`). */
+  signer?: Signer;
+  clock?: Clock;
   logger?: Logger;
-  backoff?: { initialMs: number; maxMs: number };
+  /** Default 60. */
+  overlapSeconds?: number;
+  /** Events dated later than now + this are dropped before anything counts them. Default 900. */
+  maxFutureSeconds?: number;
+  /** Reconnection and resubscription delays. Default 500 ms doubling up to 30 s, with jitter. */
+  backoff?: BackoffSettings;
+  /** WebSocket pings. Default every 20 s, the connection is closed when the pong is 10 s late. */
+  ping?: { frequencyMs: number; timeoutMs: number };
+  /** How long a close handshake may take before the socket is destroyed. Default 2 s. */
+  closeTimeoutMs?: number;
+  /** Default 10 s. */
+  connectTimeoutMs?: number;
+  /** A connection (or subscription) that lasted this long resets its back-off. Default 15 s. */
+  healthyAfterMs?: number;
+  /** Event ids remembered to drop duplicates. Default 20,000. */
+  seenCapacity?: number;
 }
 
-export interface RelayStats {
-  received: number;
-  invalid: number;
-  duplicates: number;
-  reconnects: number;
+/** Signs NIP-42 AUTH events with the station's secret key. */
+export function signerFromSecretKey(secretKey: Uint8Array): Signer {
+  return async (template: EventTemplate): Promise<VerifiedEvent> => finalizeEvent(template, secretKey);
 }
 
 /**
- * One WebSocket to the station's relay, with one long-lived subscription turned into an RxJS stream of
- * verified, de-duplicated events. Reconnects with exponential back-off and resubscribes from the newest
- * `created_at` it has seen, so events published while it was away are fetched again.
+ * The station's relay connections (nostr-tools relays, reconnected by us with RxJS), turned into one stream
+ * of verified, de-duplicated events. The first URL is the station relay: `connected`, `publish` and `query`
+ * use it alone (what the station publishes belongs to its own relay); the extra relays only feed `events$`.
  */
 export class RelayClient {
-  readonly status$ = new BehaviorSubject<RelayStatus>('closed');
-  readonly stats: RelayStats = { received: 0, invalid: 0, duplicates: 0, reconnects: 0 };
+  readonly stats: RelayStats = { received: 0, invalid: 0, duplicates: 0, future: 0, reconnects: 0 };
+  private readonly relays: RelayConnection[];
   private readonly incoming = new Subject<NostrEvent>();
-  private readonly seen = new LRUCache<string, true>({ max: 20_000 });
-  private readonly pending = new PendingRequests();
-  private readonly subscriptionId = `station-${randomBytes(4).toString('hex')}`;
-  private socket: WebSocket | null = null;
-  private retryTimer: NodeJS.Timeout | null = null;
-  private attempt = 0;
-  private stopped = true;
-  private newest: number | null = null;
+  private readonly seen: LRUCache<string, true>;
+  private running: Subscription | null = null;
+  private stopped = false;
 
-  constructor(private readonly options: RelayClientOptions) {}
+  constructor(options: RelayClientOptions) {
+    const urls = options.urls ?? (options.url ? [options.url] : []);
+    if (urls.length === 0) throw new Error('the relay client needs at least the station relay URL');
+    const settings = {
+      filters: options.filters,
+      clock: options.clock ?? systemClock,
+      overlapSeconds: options.overlapSeconds ?? 60,
+      maxFutureSeconds: options.maxFutureSeconds ?? 900,
+      backoff: options.backoff ?? { initialMs: 500, maxMs: 30_000 },
+      pingFrequencyMs: options.ping?.frequencyMs ?? 20_000,
+      pingTimeoutMs: options.ping?.timeoutMs ?? 10_000,
+      closeTimeoutMs: options.closeTimeoutMs ?? 2_000,
+      connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
+      healthyAfterMs: options.healthyAfterMs ?? 15_000,
+      signer: options.signer,
+      logger: options.logger,
+      stats: this.stats,
+    };
+    this.relays = urls.map((url, i) => new RelayConnection(url, i === 0 ? 'station' : 'extra', settings));
+    this.seen = new LRUCache({ max: options.seenCapacity ?? 20_000 });
+  }
 
-  /** Verified events of the subscription; hot, shared by every stream. */
+  /** Verified, de-duplicated events of the subscription from every relay; hot, shared by every stream. */
   get events$(): Observable<NostrEvent> {
     return this.incoming.asObservable();
   }
 
-  get connected(): boolean {
-    return this.status$.value === 'open';
+  /** State of the station relay's connection. */
+  get status$(): Observable<RelayStatus> {
+    return this.station.status$.asObservable();
   }
 
+  /** The station relay is open (extra relays do not count). */
+  get connected(): boolean {
+    return this.station.status$.value === 'open';
+  }
+
+  /** Newest `created_at` received from the station relay, never later than now (a safe resume point). */
   get lastSeen(): number | null {
-    return this.newest;
+    return this.station.newestSeen();
   }
 
   get url(): string {
-    return this.options.url;
+    return this.station.url;
+  }
+
+  health(): RelayLinkHealth[] {
+    return this.relays.map((relay) => relay.health());
   }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.connect();
+    if (this.running || this.stopped) return;
+    this.running = merge(...this.relays.map((relay) => relay.events$()))
+      .pipe(filter((event) => this.firstSighting(event)))
+      .subscribe((event) => this.incoming.next(event));
   }
 
+  /** Closes every connection (waiting for the sockets), clears the timers and completes `events$`. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.pending.rejectAll(new Error('relay client stopped'));
-    const socket = this.socket;
-    this.socket = null;
-    if (socket && socket.readyState !== WebSocket.CLOSED) {
-      await new Promise<void>((resolve) => {
-        socket.once('close', () => resolve());
-        socket.terminate();
-      });
-    }
-    this.status$.next('closed');
+    this.running?.unsubscribe();
+    this.running = null;
+    await Promise.all(this.relays.map((relay) => relay.closed()));
     this.incoming.complete();
   }
 
-  /** Publishes an event; resolves with the relay's OK answer. */
+  /** Publishes an event to the station relay; resolves with its OK answer. */
   async publish(event: NostrEvent, timeoutMs = 5_000): Promise<{ accepted: boolean; message: string }> {
-    await this.waitOpen(timeoutMs);
-    const answer = this.pending.open<{ accepted: boolean; message: string }>(`ok:${event.id}`, timeoutMs);
-    this.send(['EVENT', event]);
-    return answer;
+    const relay = await this.openStation(timeoutMs);
+    const usual = relay.publishTimeout;
+    // nostr-tools arms the answer's timer synchronously, with the limit read from this field.
+    relay.publishTimeout = timeoutMs;
+    const answer = relay.publish(event);
+    relay.publishTimeout = usual;
+    try {
+      return { accepted: true, message: (await answer) ?? '' };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (message === 'publish timed out') throw new Error('relay did not answer in time', { cause: error });
+      if (!relay.connected) throw new Error('relay connection closed', { cause: error });
+      return { accepted: false, message };
+    }
   }
 
-  /** A REQ that resolves with the stored events at EOSE, or what arrived before the timeout. */
+  /** A REQ to the station relay that resolves with the stored events at EOSE, or what came before the timeout. */
   async query(filters: Filter[], options: { timeoutMs?: number } = {}): Promise<NostrEvent[]> {
     const timeoutMs = options.timeoutMs ?? 5_000;
-    await this.waitOpen(timeoutMs);
-    const id = `q-${randomBytes(6).toString('hex')}`;
-    const result = this.pending.collect(`req:${id}`, timeoutMs);
-    this.send(['REQ', id, ...filters]);
-    try {
-      return await result;
-    } finally {
-      if (this.connected) this.send(['CLOSE', id]);
-    }
-  }
-
-  private connect(): void {
-    this.status$.next('connecting');
-    const socket = new WebSocket(this.options.url, { handshakeTimeout: 5_000 });
-    this.socket = socket;
-    socket.on('open', () => {
-      this.attempt = 0;
-      this.status$.next('open');
-      this.send(['REQ', this.subscriptionId, ...this.options.filters(this.newest)]);
-      this.options.logger?.info({ relay: this.options.url }, 'relay connected');
-    });
-    socket.on('message', (data) => this.onMessage(data.toString()));
-    socket.on('error', (error) => this.options.logger?.debug({ err: error }, 'relay socket error'));
-    socket.on('close', () => {
-      if (this.socket !== socket) return;
-      this.socket = null;
-      this.status$.next('closed');
-      this.pending.rejectAll(new Error('relay connection closed'));
-      if (!this.stopped) this.scheduleReconnect();
+    const relay = await this.openStation(timeoutMs);
+    return new Promise<NostrEvent[]>((resolve, reject) => {
+      const events: NostrEvent[] = [];
+      let settled = false;
+      const sub = relay.subscribe(filters, {
+        eoseTimeout: timeoutMs,
+        onevent: (event) => {
+          if (!this.station.isFuture(event)) events.push(event);
+        },
+        oninvalidevent: () => this.stats.invalid++,
+        oneose: () => {
+          settled = true;
+          resolve(events);
+          sub.close();
+        },
+        onclose: () => {
+          if (settled) return;
+          settled = true;
+          // Refused by the relay (CLOSED): what came so far; the connection dropped: an error.
+          if (relay.connected) resolve(events);
+          else reject(new Error('relay connection closed'));
+        },
+      });
     });
   }
 
-  private scheduleReconnect(): void {
-    const { initialMs, maxMs } = this.options.backoff ?? { initialMs: 500, maxMs: 30_000 };
-    const delay = Math.min(maxMs, initialMs * 2 ** this.attempt) * (0.5 + Math.random() / 2);
-    this.attempt++;
-    this.stats.reconnects++;
-    this.options.logger?.warn({ relay: this.options.url, delayMs: Math.round(delay) }, 'relay disconnected');
-    this.retryTimer = setTimeout(() => this.connect(), delay);
+  private get station(): RelayConnection {
+    return this.relays[0]!;
   }
 
-  private async waitOpen(timeoutMs: number): Promise<void> {
-    if (this.connected) return;
-    if (this.stopped) throw new Error('relay client is not running');
-    await this.pending.waitFor(this.status$, 'open', timeoutMs);
-  }
-
-  private send(message: unknown[]): void {
-    this.socket?.send(JSON.stringify(message));
-  }
-
-  private onMessage(text: string): void {
-    let message: unknown;
-    try {
-      message = JSON.parse(text);
-    } catch {
-      this.stats.invalid++;
-      return;
-    }
-    if (!Array.isArray(message)) return;
-    const [type, first, second, third] = message as [unknown, unknown, unknown, unknown];
-    if (type === 'EVENT' && typeof first === 'string') this.onEvent(first, second);
-    else if (type === 'EOSE' && typeof first === 'string') this.pending.finish(`req:${first}`);
-    else if (type === 'OK' && typeof first === 'string') {
-      this.pending.resolve(`ok:${first}`, { accepted: second === true, message: String(third ?? '') });
-    } else if (type === 'CLOSED' && typeof first === 'string') this.pending.finish(`req:${first}`);
-    else if (type === 'NOTICE') this.options.logger?.info({ notice: String(first) }, 'relay notice');
-  }
-
-  private onEvent(subscription: string, candidate: unknown): void {
-    if (!isEventShaped(candidate) || !verifySignature(candidate)) {
-      this.stats.invalid++;
-      return;
-    }
-    if (subscription !== this.subscriptionId) {
-      this.pending.push(`req:${subscription}`, candidate);
-      return;
-    }
-    this.stats.received++;
-    if (this.seen.has(candidate.id)) {
+  private firstSighting(event: NostrEvent): boolean {
+    if (this.seen.has(event.id)) {
       this.stats.duplicates++;
-      return;
+      return false;
     }
-    this.seen.set(candidate.id, true);
-    if (this.newest === null || candidate.created_at > this.newest) this.newest = candidate.created_at;
-    this.incoming.next(candidate);
+    this.seen.set(event.id, true);
+    return true;
+  }
+
+  private async openStation(timeoutMs: number): Promise<AbstractRelay> {
+    if (!this.running) throw new Error('relay client is not running');
+    try {
+      await firstValueFrom(
+        this.station.status$.pipe(
+          filter((status) => status === 'open'),
+          timeout(timeoutMs),
+        ),
+      );
+    } catch (error) {
+      throw new Error('relay is not connected', { cause: error });
+    }
+    const relay = this.station.relay;
+    if (!relay) throw new Error('relay is not connected');
+    return relay;
   }
 }

@@ -3,9 +3,9 @@ import { BadRequestError, ForbiddenError, UnauthorizedError } from '../http/erro
 import { parsePubkey } from '../identity/pubkey.js';
 import type { ChallengeStore } from './challenges.js';
 import type { FileClaims } from './claims.js';
-import { tagValue } from './event-shape.js';
+import { tagValue } from '../nostr/event.js';
 import { parseNostrAuthorization } from './header.js';
-import { NIP42_KIND, verifyNip42 } from './nip42.js';
+import { NIP42_KIND, verifyNip42 } from '../nostr/nip42.js';
 import { CHALLENGE_TTL_SECONDS } from './challenges.js';
 import { NIP98_KIND, NIP98_WINDOW_SECONDS, verifyNip98 } from './nip98.js';
 import type { RelayObservedAuth } from './relay-observed.js';

@@ -1,5 +1,5 @@
 import type { NostrEvent } from 'nostr-tools';
-import { isEventShaped } from './event-shape.js';
+import { isEventShaped } from '../nostr/event.js';
 
 /** Events in headers are small; anything bigger is not a credential. */
 const MAX_HEADER_EVENT_BYTES = 16 * 1024;

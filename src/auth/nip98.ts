@@ -1,6 +1,6 @@
 import type { NostrEvent } from 'nostr-tools';
-import { verifySignature } from './verify.js';
-import { tagValue } from './event-shape.js';
+import { verifySignature } from '../nostr/verify.js';
+import { tagValue } from '../nostr/event.js';
 
 export const NIP98_KIND = 27235;
 export const NIP98_WINDOW_SECONDS = 60;

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { decodeSs58 } from '../identity/ss58.js';
 import { deriveStationWallets, type StationWallets } from '../identity/keys.js';
 import { parseTemplate } from '../economy/payments/command.js';
+import { relayConfig, type RelayConfig } from './relay.js';
 import {
   absolutePath,
   addressList,
@@ -38,6 +39,7 @@ export interface Config {
   scriptsDir: string;
   relayUrl: string;
   embeddedRelay: 'auto' | 'on' | 'off';
+  relay: RelayConfig;
   ipfsApi: string | null;
   ipfsGateway: string;
   /** SQUID_URL first, then SQUID_FALLBACKS in order. */
@@ -114,6 +116,7 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
   );
   const tmpDir = absolutePath(env, 'TMP_DIR', join(home, '.zen', 'tmp'));
   const derived = await stationWallets(uplanetName);
+  const relayUrl = url(env, 'RELAY_URL', 'ws://127.0.0.1:7777', ['ws:', 'wss:'])!;
 
   return {
     port: integer(env, 'PORT', 54321, 0, 65535),
@@ -121,8 +124,9 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
     dataRoot: absolutePath(env, 'DATA_ROOT', join(home, '.zen', 'game')),
     tmpDir,
     scriptsDir: absolutePath(env, 'SCRIPTS_DIR', join(PROJECT_ROOT, 'scripts')),
-    relayUrl: url(env, 'RELAY_URL', 'ws://127.0.0.1:7777', ['ws:', 'wss:'])!,
+    relayUrl,
     embeddedRelay: oneOf(env, 'EMBEDDED_RELAY', ['auto', 'on', 'off'] as const, 'auto'),
+    relay: relayConfig(env, relayUrl),
     ipfsApi: url(env, 'IPFS_API', null, ['http:', 'https:']),
     ipfsGateway: url(env, 'IPFS_GATEWAY', 'http://127.0.0.1:8080', ['http:', 'https:'])!,
     squidUrls: [squid, ...fallbacks],

@@ -1,25 +1,72 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { localTimestamp } from '../clock.js';
+import { localTimestamp, unixSeconds } from '../clock.js';
+import { verificationStats, verifierBackend } from '../nostr/verify.js';
+
+const RelayState = Type.Object({
+  url: Type.String(),
+  role: Type.Union([Type.Literal('station'), Type.Literal('extra')]),
+  status: Type.String({ description: 'connecting, open or closed' }),
+  subscription: Type.String({ description: 'live, auth-required, closed or none' }),
+  last_event_age_seconds: Type.Union([Type.Integer(), Type.Null()]),
+  reconnects: Type.Integer(),
+});
 
 const Health = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
-  relay: Type.String(),
+  relay: Type.String({ description: 'connected or disconnected: the station relay (RELAY_URL)' }),
+  relays: Type.Array(RelayState),
+  relay_store: Type.Union([
+    Type.Object({
+      ok: Type.Boolean(),
+      events: Type.Integer(),
+      error: Type.Union([Type.String(), Type.Null()]),
+    }),
+    Type.Null(),
+  ]),
   content_store: Type.String(),
+  nostr_verification: Type.Object(
+    { backend: Type.String(), checks: Type.Integer(), cache_hits: Type.Integer() },
+    {
+      description:
+        'Signature checks this process ran; events already verified (in memory or in the store) are hits',
+    },
+  ),
   users: Type.Integer(),
   timestamp: Type.String(),
 });
 
+/**
+ * Degraded only for what the station cannot work without: its own relay link, the embedded relay's store
+ * (when it runs here) and the content store. An optional extra relay being down shows in `relays` only.
+ */
 export async function healthRoutes(app: FastifyInstance): Promise<void> {
   app.get(
     '/health',
     { schema: { summary: 'Liveness and dependency status', tags: ['station'], response: { 200: Health } } },
     async () => {
       const store = await app.contentStore.health();
+      const relayStore = app.relayStore?.() ?? null;
+      const now = unixSeconds(app.clock);
+      const healthy = app.relay.connected && store.ok && (relayStore?.ok ?? true);
       return {
-        status: app.relay.connected && store.ok ? ('ok' as const) : ('degraded' as const),
+        status: healthy ? ('ok' as const) : ('degraded' as const),
         relay: app.relay.connected ? 'connected' : 'disconnected',
+        relays: app.relay.health().map((relay) => ({
+          url: relay.url,
+          role: relay.role,
+          status: relay.status,
+          subscription: relay.subscription,
+          last_event_age_seconds: relay.lastEventAt === null ? null : Math.max(0, now - relay.lastEventAt),
+          reconnects: relay.reconnects,
+        })),
+        relay_store: relayStore,
         content_store: store.ok ? store.detail : 'unavailable',
+        nostr_verification: {
+          backend: verifierBackend,
+          checks: verificationStats.checks,
+          cache_hits: verificationStats.cacheHits,
+        },
         users: app.users.size,
         timestamp: localTimestamp(app.clock.now()),
       };

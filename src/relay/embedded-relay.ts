@@ -1,132 +1,177 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { NostrRelay } from '@nostr-relay/core';
-import { createOutgoingNoticeMessage, LogLevel, type Event } from '@nostr-relay/common';
-import { Validator } from '@nostr-relay/validator';
-import type { NostrEvent } from 'nostr-tools';
-import { verifySignature } from '../auth/verify.js';
-import { listen } from '../http/listen.js';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import proxyAddr from 'proxy-addr';
 import type { Logger } from 'pino';
-import { WebSocketServer } from 'ws';
-import { EventLog } from './event-log.js';
-import { MemoryEventRepository } from './memory-repository.js';
+import WebSocket, { WebSocketServer } from 'ws';
+import { listen } from '../http/listen.js';
+import {
+  NIP11_CORS_HEADERS,
+  NIP11_MEDIA_TYPE,
+  wantsRelayInformation,
+  type RelayInformation,
+} from '../nostr/nip11.js';
+import { verifySignature } from '../nostr/verify.js';
+import { EventRate } from './event-rate.js';
+import { advertisedLimitation, DEFAULT_RELAY_LIMITS, type RelayLimits } from './limits.js';
+import type { RelayConnection } from './live-subscriptions.js';
+import { RelayProtocol } from './protocol.js';
+import type { EventStore, StoreHealth } from './store/event-store.js';
+import { importJournal } from './store/import-journal.js';
+import { openLmdbEventStore } from './store/lmdb-event-store.js';
+import { startSweeping } from './sweeper.js';
 
 export interface EmbeddedRelayOptions {
   host: string;
   port: number;
-  /** JSON-lines file that keeps stored events across restarts; omit for a purely in-memory relay. */
-  persistPath?: string;
-  logger?: Logger;
+  /** LMDB directory of the stored events; omitted: a temporary one, removed on close (tests). */
+  storePath?: string;
+  /** An event store opened by the caller (closed with the relay); `storePath` is then unused. */
+  store?: EventStore;
+  /** A JSON-lines journal of the previous relay, imported once in the background. */
+  legacyJournal?: string;
   maxEvents?: number;
+  limits?: Partial<RelayLimits>;
+  /** Keys of the station itself: their authenticated connections receive kind 22242. */
+  privilegedPubkeys?: readonly string[];
+  /** Other URLs clients reach this relay by (a reverse proxy's wss://…), for NIP-42 `relay` tags. */
+  publicUrls?: readonly string[];
+  /** Addresses (IPs or CIDRs) exempt from the per-address event rate. */
+  rateExempt?: readonly string[];
+  /** Peers allowed to set X-Forwarded-For. */
+  trustedProxies?: readonly string[];
+  now?: () => number;
+  logger?: Logger;
 }
 
 export interface EmbeddedRelay {
   url: string;
   port: number;
-  repository: MemoryEventRepository;
+  store: EventStore;
+  health(): { store: StoreHealth; connections: number };
   close(): Promise<void>;
 }
 
-const AUTH_KIND = 22242;
-const DELETION_KIND = 5;
-
-function relayInformation(): string {
-  return JSON.stringify({
+function information(limits: RelayLimits, pubkey: string | undefined): RelayInformation {
+  return {
     name: 'UPlanet station (embedded relay)',
-    description: 'In-process relay started because no relay answered at RELAY_URL.',
-    supported_nips: [1, 2, 9, 11, 12, 16, 20, 33, 40, 42],
-    software: '@nostr-relay/core',
-    limitation: { max_message_length: 262_144 },
-  });
-}
-
-function answerHttp(request: IncomingMessage, response: ServerResponse): void {
-  if ((request.headers.accept ?? '').includes('application/nostr+json')) {
-    response.writeHead(200, { 'content-type': 'application/nostr+json', 'access-control-allow-origin': '*' });
-    response.end(relayInformation());
-    return;
-  }
-  response.writeHead(426, { 'content-type': 'text/plain; charset=utf-8' });
-  response.end('This is a NOSTR relay: connect with a WebSocket client.\n');
+    description: 'In-process relay of a UPlanet station, started because no relay answered at RELAY_URL.',
+    ...(pubkey ? { pubkey } : {}),
+    software: 'uplanet-station',
+    version: '0.1.0',
+    // Only what is implemented and tested (test/relay/): NIP-01, deletions, NIP-11, expiration, AUTH.
+    supported_nips: [1, 9, 11, 40, 42],
+    limitation: advertisedLimitation(limits),
+  };
 }
 
 /**
- * A real NOSTR relay (@nostr-relay/core) in this process. Unlike the library as shipped, it passes kind
- * 22242 events to live subscribers (as strfry does), after checking their signature, because the station's
- * authentication flow relies on seeing them.
+ * The station's own NOSTR relay: a WebSocket server speaking NIP-01 and NIP-42 over an LMDB event store.
+ * Opening it costs the same whatever it stores: nothing is read or verified at start.
  */
 export async function startEmbeddedRelay(options: EmbeddedRelayOptions): Promise<EmbeddedRelay> {
-  const log = options.persistPath ? new EventLog(options.persistPath) : null;
-  // Appends start only after the journal was replayed and compacted: an append opened earlier would keep
-  // writing to the file the compaction replaced.
-  let journaling = false;
-  const repository = new MemoryEventRepository(options.maxEvents, (event) => {
-    if (journaling) log?.append(event);
+  const limits = { ...DEFAULT_RELAY_LIMITS, ...options.limits };
+  const temporary =
+    options.storePath || options.store ? null : await mkdtemp(join(tmpdir(), 'station-relay-'));
+  const store =
+    options.store ??
+    (await openLmdbEventStore({ path: options.storePath ?? temporary!, maxEvents: options.maxEvents }));
+  const now = options.now ?? Date.now;
+  const exempt = proxyAddr.compile([...(options.rateExempt ?? ['127.0.0.1', '::1'])]);
+  const trustProxy = proxyAddr.compile([...(options.trustedProxies ?? [])]);
+  const relayUrls: string[] = [...(options.publicUrls ?? [])];
+  const protocol = new RelayProtocol({
+    store,
+    limits,
+    relayUrls,
+    privilegedPubkeys: new Set(options.privilegedPubkeys ?? []),
+    rate: new EventRate(limits.maxEventsPerMinute, now),
+    rateExempt: (address) => exempt(address, 0),
+    now,
+    logger: options.logger,
   });
-  if (log) {
-    await log.replay((event) =>
-      event.kind === DELETION_KIND
-        ? void repository.deleteByDeletionRequest(event)
-        : repository.upsert(event),
-    );
-    await log.compact(repository.events());
-    journaling = true;
-  }
+  const document = JSON.stringify(information(limits, options.privilegedPubkeys?.[0]));
 
-  const logger = options.logger?.child({ component: 'embedded-relay' });
-  const relay = new NostrRelay(repository, {
-    logger: {
-      setLogLevel: () => undefined,
-      debug: (message: string) => logger?.debug(message),
-      info: (message: string) => logger?.debug(message),
-      warn: (message: string) => logger?.warn(message),
-      error: (message: string) => logger?.error(message),
-    },
-    logLevel: LogLevel.WARN,
-    // The library answers identical filters from a one-second cache; a subscriber arriving right after an event
-    // was stored could miss it. The in-memory store is fast enough to answer every REQ fresh.
-    filterResultCacheTtl: 0,
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    if (wantsRelayInformation(request.headers.accept) || request.method === 'OPTIONS') {
+      response.writeHead(200, { 'content-type': NIP11_MEDIA_TYPE, ...NIP11_CORS_HEADERS });
+      return response.end(request.method === 'OPTIONS' ? undefined : document);
+    }
+    response.writeHead(426, { 'content-type': 'text/plain; charset=utf-8' });
+    response.end('This is a NOSTR relay: connect with a WebSocket client.\n');
   });
-  relay.register({
-    beforeHandleEvent: async (event: Event) => {
-      if (event.kind === AUTH_KIND) {
-        if (!verifySignature(event as NostrEvent))
-          return { canHandle: false, message: 'invalid: bad signature' };
-        await relay.broadcast(event);
-      } else if (event.kind === DELETION_KIND && verifySignature(event as NostrEvent)) {
-        log?.append(event);
-      }
-      return { canHandle: true };
-    },
-  });
-
-  const validator = new Validator();
-  const server = createServer(answerHttp);
-  const wss = new WebSocketServer({ server, maxPayload: 262_144 });
+  // ws closes a connection whose message passes max_message_length (1009), as NIP-11 advertises.
+  const wss = new WebSocketServer({ server, maxPayload: limits.maxMessageLength });
+  let nextId = 1;
   wss.on('connection', (socket, request) => {
-    relay.handleConnection(socket, request.socket.remoteAddress);
-    socket.on('message', async (data) => {
-      try {
-        await relay.handleMessage(socket, await validator.validateIncomingMessage(data));
-      } catch (error) {
-        socket.send(JSON.stringify(createOutgoingNoticeMessage((error as Error).message)));
-      }
+    const connection: RelayConnection = {
+      id: nextId++,
+      address: proxyAddr(request, trustProxy),
+      challenge: randomBytes(16).toString('hex'),
+      pubkey: null,
+      privileged: false,
+      subscriptions: new Map(),
+      send: (frame) => {
+        if (socket.readyState !== WebSocket.OPEN) return;
+        if (socket.bufferedAmount > limits.slowConsumerBytes) {
+          options.logger?.warn({ address: connection.address }, 'relay client too slow: connection dropped');
+          return socket.terminate();
+        }
+        socket.send(frame);
+      },
+    };
+    protocol.open(connection);
+    socket.on('message', (data) => {
+      protocol.handle(connection, data.toString()).catch((error: unknown) => {
+        options.logger?.error({ err: error }, 'relay message handling failed');
+      });
     });
-    socket.on('close', () => relay.handleDisconnect(socket));
+    socket.on('close', () => protocol.close(connection));
     socket.on('error', () => socket.terminate());
   });
 
   const { port, urlHost } = await listen(server, options.host, options.port);
+  const url = `ws://${urlHost}:${port}`;
+  relayUrls.push(url, ...loopbackAliases(options.host, port));
+  const sweeping = startSweeping(store, now, options.logger);
+  if (options.legacyJournal) void importLegacy(options.legacyJournal, store, options.logger);
 
   return {
-    url: `ws://${urlHost}:${port}`,
+    url,
     port,
-    repository,
+    store,
+    health: () => ({ store: store.health(), connections: protocol.live.size }),
     close: async () => {
+      sweeping.stop();
       for (const client of wss.clients) client.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await relay.destroy();
-      await log?.close();
+      await store.close();
+      if (temporary) await rm(temporary, { recursive: true, force: true });
     },
   };
+}
+
+/** A client on this machine may name the relay by any loopback spelling. */
+function loopbackAliases(host: string, port: number): string[] {
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'];
+  return ['127.0.0.1', '::1', 'localhost', '0.0.0.0', '::'].includes(host)
+    ? loopback.map((name) => `ws://${name}:${port}`)
+    : [];
+}
+
+async function importLegacy(path: string, store: EventStore, logger?: Logger): Promise<void> {
+  try {
+    await stat(path);
+  } catch {
+    return;
+  }
+  try {
+    const imported = await importJournal(path, store, verifySignature);
+    logger?.info({ imported }, 'embedded relay: previous journal imported');
+  } catch (error) {
+    logger?.error({ err: error }, 'embedded relay: previous journal import failed');
+  }
 }

@@ -1,38 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/relay.js';
 import { tempDir } from '../helpers/temp.js';
-
-const ROOT = join(import.meta.dirname, '..', '..');
-
-function startService(env: Record<string, string>): {
-  child: ChildProcess;
-  lines: string[];
-  listening: Promise<string>;
-} {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts')], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const lines: string[] = [];
-  const listening = new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      lines.push(line);
-      const entry = JSON.parse(line) as { msg?: string; url?: string };
-      if (entry.msg === 'station service listening' && entry.url) resolve(entry.url);
-    });
-    createInterface({ input: child.stderr! }).on('line', (line) => lines.push(line));
-    child.once('exit', (code) => reject(new Error(`exited ${code}: ${lines.join('\n')}`)));
-  });
-  listening.catch(() => undefined);
-  children.push(child);
-  return { child, lines, listening };
-}
+import { startService as startProcess } from './service-process.js';
 
 const children: ChildProcess[] = [];
+
+function startService(env: Record<string, string>) {
+  const service = startProcess(env);
+  children.push(service.child);
+  return service;
+}
 
 const exitCode = (child: ChildProcess) =>
   new Promise<number | null>((resolve) => child.once('exit', resolve));

@@ -36,7 +36,7 @@ export async function buildTestApp(
   // Without a relay given, a client that is never started: relay-observed auth finds nothing.
   const relay: RelayLink =
     options.overrides?.relay ?? new RelayClient({ url: 'ws://127.0.0.1:9', filters: () => [] });
-  const auth = options.overrides?.auth ?? (await createAuthServices({ config, clock, relay, logger }));
+  const auth = options.overrides?.auth ?? (await createAuthServices({ config, clock, logger }));
   const deps: AppDeps = { config, clock, logger, users, auth, relay, ...options.overrides };
   const app = await buildApp(deps);
   await app.ready();

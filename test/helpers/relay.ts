@@ -2,16 +2,26 @@ import { Relay, useWebSocketImplementation } from 'nostr-tools/relay';
 import type { NostrEvent } from 'nostr-tools';
 import WebSocket from 'ws';
 import { startEmbeddedRelay, type EmbeddedRelay } from '../../src/relay/embedded-relay.js';
-import { RelayClient } from '../../streams/relay-client.js';
+import { RelayClient, signerFromSecretKey } from '../../streams/relay-client.js';
 import { STATION_KINDS } from '../../streams/kinds.js';
+import { newKey } from './nostr.js';
 
 useWebSocketImplementation(WebSocket);
 
-/** A real relay (the embedded one) on a free loopback port. */
-export function startTestRelay(
-  options: { port?: number; persistPath?: string } = {},
-): Promise<EmbeddedRelay> {
-  return startEmbeddedRelay({ host: '127.0.0.1', port: options.port ?? 0, persistPath: options.persistPath });
+/**
+ * The station key of the tests' relays: the embedded relay delivers kind 22242 only to connections
+ * authenticated with it, as it does to the station's own client.
+ */
+export const TEST_STATION_KEY = newKey();
+
+/** A real relay (the embedded one) on a free loopback port; `storePath` keeps its events across restarts. */
+export function startTestRelay(options: { port?: number; storePath?: string } = {}): Promise<EmbeddedRelay> {
+  return startEmbeddedRelay({
+    host: '127.0.0.1',
+    port: options.port ?? 0,
+    storePath: options.storePath,
+    privilegedPubkeys: [TEST_STATION_KEY.hex],
+  });
 }
 
 /** Publishes like any NOSTR client would: nostr-tools' Relay, waiting for the relay's OK. */
@@ -29,10 +39,12 @@ export async function connectedClient(url: string, since = 0): Promise<RelayClie
   const client = new RelayClient({
     url,
     filters: (lastSeen) => [{ kinds: [...STATION_KINDS], since: lastSeen ?? since }],
+    signer: signerFromSecretKey(TEST_STATION_KEY.sk),
     backoff: { initialMs: 50, maxMs: 200 },
   });
   client.start();
-  await waitFor(() => client.connected);
+  // Live: authenticated as the station (the relay answers kind 22242 with auth-required before that).
+  await waitFor(() => client.health()[0]?.subscription === 'live');
   return client;
 }
 

@@ -1,113 +1,138 @@
-import { join } from 'node:path';
+import { finalizeEvent, type EventTemplate, type NostrEvent } from 'nostr-tools';
 import { Relay } from 'nostr-tools/relay';
-import type { Filter, NostrEvent } from 'nostr-tools';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { EmbeddedRelay } from '../../src/relay/embedded-relay.js';
-import { newKey, signEvent } from '../helpers/nostr.js';
-import { publish, startTestRelay, waitFor } from '../helpers/relay.js';
-import { tempDir } from '../helpers/temp.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  startEmbeddedRelay,
+  type EmbeddedRelay,
+  type EmbeddedRelayOptions,
+} from '../../src/relay/embedded-relay.js';
+import { newKey, signEvent, type TestKey } from '../helpers/nostr.js';
+import { waitFor } from '../helpers/relay.js';
+import { RawClient } from './raw-client.js';
 
-async function query(url: string, filter: Filter): Promise<NostrEvent[]> {
-  const relay = await Relay.connect(url);
-  const events: NostrEvent[] = [];
-  await new Promise<void>((resolve) => {
-    const sub = relay.subscribe([filter], {
-      onevent: (e) => events.push(e),
-      oneose: () => (sub.close(), resolve()),
-    });
+const station = newKey();
+const now = () => Math.floor(Date.now() / 1000);
+
+const authEvent = (key: TestKey, relay: string, challenge: string, extra: Partial<EventTemplate> = {}) =>
+  signEvent(key, {
+    kind: 22242,
+    tags: [
+      ['relay', relay],
+      ['challenge', challenge],
+    ],
+    ...extra,
   });
-  relay.close();
-  return events;
-}
 
-describe('embedded relay', () => {
-  let dir: Awaited<ReturnType<typeof tempDir>>;
+describe('embedded relay: NIP-42 and private login answers', () => {
   let relay: EmbeddedRelay;
-  beforeEach(async () => {
-    dir = await tempDir();
-    relay = await startTestRelay({ persistPath: join(dir.path, 'events.jsonl') });
-  });
+  const clients: RawClient[] = [];
   afterEach(async () => {
+    for (const client of clients.splice(0)) client.close();
     await relay.close();
-    await dir.cleanup();
   });
 
-  it('passes kind 22242 events to live subscribers, as strfry does', async () => {
-    const listener = await Relay.connect(relay.url);
-    const seen: NostrEvent[] = [];
-    listener.subscribe([{ kinds: [22242] }], { onevent: (e) => seen.push(e) });
-    const auth = signEvent(newKey(), { kind: 22242, tags: [['relay', relay.url]] });
-    await publish(relay.url, auth);
-    await waitFor(() => seen.length === 1);
-    expect(seen[0]!.id).toBe(auth.id);
-    listener.close();
-    expect(await query(relay.url, { kinds: [22242] })).toEqual([]); // ephemeral: never stored
-  });
+  async function start(options: Partial<EmbeddedRelayOptions> = {}) {
+    relay = await startEmbeddedRelay({
+      host: '127.0.0.1',
+      port: 0,
+      privilegedPubkeys: [station.hex],
+      ...options,
+    });
+  }
+  async function connect(): Promise<RawClient> {
+    const client = await RawClient.connect(relay.url);
+    clients.push(client);
+    await client.next((frame) => frame[0] === 'AUTH');
+    return client;
+  }
+  async function authenticate(client: RawClient, key: TestKey): Promise<unknown[]> {
+    const event = authEvent(key, relay.url, client.challenge);
+    client.send('AUTH', event);
+    return client.ok(event.id);
+  }
 
-  it('refuses a kind 22242 event with a bad signature', async () => {
-    const event = signEvent(newKey(), { kind: 22242 });
-    const forged = { ...JSON.parse(JSON.stringify(event)), content: 'changed' };
-    await expect(publish(relay.url, forged)).rejects.toThrow(/invalid/);
-  });
-
-  it('keeps only the newest replaceable event', async () => {
+  it('authenticates through nostr-tools onauth', async () => {
+    await start();
+    const client = await Relay.connect(relay.url);
     const key = newKey();
-    const now = Math.floor(Date.now() / 1000);
-    await publish(relay.url, signEvent(key, { kind: 0, content: '{"name":"old"}', created_at: now - 10 }));
-    await publish(relay.url, signEvent(key, { kind: 0, content: '{"name":"new"}', created_at: now }));
-    await publish(relay.url, signEvent(key, { kind: 0, content: '{"name":"older"}', created_at: now - 20 }));
-    const profiles = await query(relay.url, { kinds: [0], authors: [key.hex] });
-    expect(profiles.map((e) => e.content)).toEqual(['{"name":"new"}']);
+    client.onauth = async (template: EventTemplate) => finalizeEvent(template, key.sk);
+    await waitFor(() => (client as unknown as { challenge?: string }).challenge !== undefined);
+    await expect(client.auth(async (template) => finalizeEvent(template, key.sk))).resolves.toBeDefined();
+    client.close();
   });
 
-  it('keeps stored events and deletions across a restart', async () => {
+  it('refuses AUTH with a wrong challenge, relay or kind, or a bad signature', async () => {
+    await start();
+    const client = await connect();
     const key = newKey();
-    const kept = signEvent(key, { kind: 1, content: 'kept' });
-    const deleted = signEvent(key, { kind: 1, content: 'deleted' });
-    await publish(relay.url, kept);
-    await publish(relay.url, deleted);
-    await publish(relay.url, signEvent(key, { kind: 5, tags: [['e', deleted.id]] }));
-    const port = relay.port;
-    await relay.close();
-    relay = await startTestRelay({ port, persistPath: join(dir.path, 'events.jsonl') });
-    const notes = await query(relay.url, { kinds: [1], authors: [key.hex] });
-    expect(notes.map((e) => e.content)).toEqual(['kept']);
+    const cases: NostrEvent[] = [
+      authEvent(key, relay.url, 'not-the-challenge'),
+      authEvent(key, 'wss://elsewhere.example', client.challenge),
+      signEvent(key, {
+        kind: 1,
+        tags: [
+          ['relay', relay.url],
+          ['challenge', client.challenge],
+        ],
+      }),
+      authEvent(key, relay.url, client.challenge, { created_at: now() - 3_600 }),
+      { ...authEvent(key, relay.url, client.challenge), pubkey: newKey().hex },
+    ];
+    for (const event of cases) {
+      client.send('AUTH', event);
+      const answer = await client.ok(event.id);
+      expect(answer[2]).toBe(false);
+      expect(answer[3]).toMatch(/^invalid: /);
+    }
   });
 
-  it('keeps events published after a restart across the next restart', async () => {
-    const key = newKey();
-    await publish(relay.url, signEvent(key, { kind: 1, content: 'first life' }));
-    const port = relay.port;
-    const persistPath = join(dir.path, 'events.jsonl');
-    await relay.close();
-    relay = await startTestRelay({ port, persistPath });
-    await publish(relay.url, signEvent(key, { kind: 1, content: 'second life' }));
-    await relay.close();
-    relay = await startTestRelay({ port, persistPath });
-    const notes = await query(relay.url, { kinds: [1], authors: [key.hex] });
-    expect(notes.map((e) => e.content).sort()).toEqual(['first life', 'second life']);
+  it('delivers kind 22242 only to the station', async () => {
+    await start();
+    const stranger = await connect();
+    stranger.send('REQ', 'logins', { kinds: [22242] });
+    expect((await stranger.closed('logins'))[2]).toMatch(/^auth-required: /);
+    expect((await authenticate(stranger, newKey()))[2]).toBe(true);
+    stranger.send('REQ', 'logins2', { kinds: [22242] });
+    expect((await stranger.closed('logins2'))[2]).toMatch(/^restricted: /);
+    stranger.send('REQ', 'everything', {});
+
+    const bot = await connect();
+    expect((await authenticate(bot, station))[2]).toBe(true);
+    bot.send('REQ', 'bot', { kinds: [1, 22242] });
+    await bot.stored('bot');
+
+    const user = newKey();
+    const login = authEvent(user, relay.url, 'station-issued-challenge');
+    const publisher = await connect();
+    publisher.send('EVENT', login);
+    expect((await publisher.ok(login.id))[2]).toBe(true);
+    const note = signEvent(user, { kind: 1, content: 'after the login' });
+    publisher.send('EVENT', note);
+    await publisher.ok(note.id);
+
+    await bot.next((frame) => frame[0] === 'EVENT' && (frame[2] as NostrEvent).id === login.id);
+    await stranger.next((frame) => frame[0] === 'EVENT' && (frame[2] as NostrEvent).id === note.id);
+    expect(
+      stranger.frames.some((frame) => frame[0] === 'EVENT' && (frame[2] as NostrEvent).kind === 22242),
+    ).toBe(false);
   });
 
-  it('answers NIP-11 relay information over HTTP', async () => {
-    const res = await fetch(relay.url.replace('ws:', 'http:'), {
+  it('serves a NIP-11 document that lists only what it implements', async () => {
+    await start({ limits: { maxLimit: 42 } });
+    const response = await fetch(relay.url.replace('ws:', 'http:'), {
       headers: { accept: 'application/nostr+json' },
     });
-    expect(res.status).toBe(200);
-    expect(((await res.json()) as { supported_nips: number[] }).supported_nips).toContain(42);
-  });
-});
-
-describe('embedded relay freshness', () => {
-  it('answers a REQ repeated within a second with events stored in between', async () => {
-    const relay = await startTestRelay();
-    try {
-      const key = newKey();
-      const filter = { kinds: [1], authors: [key.hex] };
-      expect(await query(relay.url, filter)).toEqual([]);
-      await publish(relay.url, signEvent(key, { kind: 1, content: 'fresh' }));
-      expect((await query(relay.url, filter)).map((e) => e.content)).toEqual(['fresh']);
-    } finally {
-      await relay.close();
-    }
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    const document = (await response.json()) as {
+      supported_nips: number[];
+      limitation: Record<string, unknown>;
+    };
+    expect(document.supported_nips).toEqual([1, 9, 11, 40, 42]);
+    expect(document.limitation).toMatchObject({
+      max_limit: 42,
+      auth_required: false,
+      created_at_upper_limit: 900,
+    });
+    expect(document).toMatchObject({ pubkey: station.hex });
   });
 });

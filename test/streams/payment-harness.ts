@@ -17,10 +17,10 @@ import {
 import { UserStore } from '../../src/identity/user-store.js';
 import { StationView } from '../../src/view/station-view.js';
 import { STATION_KINDS } from '../../streams/kinds.js';
-import { RelayClient } from '../../streams/relay-client.js';
+import { RelayClient, signerFromSecretKey } from '../../streams/relay-client.js';
 import { startStreams } from '../../streams/index.js';
 import { keyFromSecret, signEvent, type TestKey } from '../helpers/nostr.js';
-import { waitFor } from '../helpers/relay.js';
+import { TEST_STATION_KEY, waitFor } from '../helpers/relay.js';
 
 /** How the recording stand-in for PAYMENT_COMMAND behaves. */
 export interface RecorderOptions {
@@ -78,8 +78,6 @@ export interface Instance {
   stop(): Promise<void>;
 }
 
-let instanceCount = 0;
-
 export async function startInstance(options: {
   root: string;
   relayUrl: string;
@@ -92,7 +90,6 @@ export async function startInstance(options: {
     TMP_DIR: join(options.root, 'tmp'),
     ...options.env,
   });
-  instanceCount++;
   const logs: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -105,9 +102,8 @@ export async function startInstance(options: {
   const users = await UserStore.open(config.dataRoot, { uplanetName: config.uplanetName, logger });
   const client = new RelayClient({
     url: options.relayUrl,
-    // A distinct first `since` per instance: the embedded relay (@nostr-relay/core) answers an identical
-    // filter from a one-second result cache, which would hide events stored since the previous instance.
-    filters: (lastSeen) => [{ kinds: [...STATION_KINDS], since: lastSeen ?? instanceCount }],
+    filters: (lastSeen) => [{ kinds: [...STATION_KINDS], since: lastSeen ?? 0 }],
+    signer: signerFromSecretKey(TEST_STATION_KEY.sk),
     backoff: { initialMs: 50, maxMs: 200 },
   });
   const view = new StationView();
@@ -120,7 +116,7 @@ export async function startInstance(options: {
     logger,
     tuning: { retryBaseMs: 50, scanIntervalMs: 200, lockStaleMs: 2_000, ...options.tuning },
   });
-  const auth = await createAuthServices({ config, clock, relay: client, logger });
+  const auth = await createAuthServices({ config, clock, logger });
   payments.start();
   // As the station does: streams first, then the connection, so the relay's backfill reaches them.
   const streams: Subscription = startStreams({
@@ -133,7 +129,7 @@ export async function startInstance(options: {
     errors: view.errors,
   });
   client.start();
-  await waitFor(() => client.connected);
+  await waitFor(() => client.health()[0]?.subscription === 'live');
   return {
     config,
     client,

@@ -1,9 +1,9 @@
-import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ORIGIN_UPLANETNAME } from '../../src/config/config.js';
 import { UserStore } from '../../src/identity/user-store.js';
 import type { EmbeddedRelay } from '../../src/relay/embedded-relay.js';
+import { openLmdbEventStore } from '../../src/relay/store/lmdb-event-store.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { newKey, signEvent } from '../helpers/nostr.js';
 import { publish, startTestRelay, waitFor } from '../helpers/relay.js';
@@ -19,7 +19,7 @@ describe('station view fed by the relay streams', () => {
 
   beforeEach(async () => {
     dir = await tempDir('view-');
-    relay = await startTestRelay({ persistPath: join(dir.path, 'relay.jsonl') });
+    relay = await startTestRelay({ storePath: join(dir.path, 'relay') });
     const users = await UserStore.open(join(dir.path, 'game'), {
       uplanetName: ORIGIN_UPLANETNAME,
       watch: false,
@@ -173,8 +173,10 @@ describe('station view fed by the relay streams', () => {
     // (from the newest created_at seen) can bring it.
     const author = newKey();
     const meanwhile = signEvent(author, { kind: 0, content: '{"name":"meanwhile"}' });
-    await appendFile(join(dir.path, 'relay.jsonl'), `${JSON.stringify(meanwhile)}\n`);
-    relay = await startTestRelay({ port, persistPath: join(dir.path, 'relay.jsonl') });
+    const store = await openLmdbEventStore({ path: join(dir.path, 'relay') });
+    await store.put(meanwhile);
+    await store.close();
+    relay = await startTestRelay({ port, storePath: join(dir.path, 'relay') });
     await waitFor(() => station.view.profile(author.hex)?.name === 'meanwhile', 10_000);
     expect(station.client.stats.reconnects).toBeGreaterThan(0);
   });

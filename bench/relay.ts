@@ -1,0 +1,115 @@
+/**
+ * Relay-layer benchmarks (issue: a station restarts in seconds after months of events). Run after a build:
+ * `npm run build && npm run bench:relay`. Prints, for 10,000 and 200,000 stored events: start-up time of the
+ * whole service to a healthy /health, the signature checks start-up ran, /health throughput in the same run,
+ * and REQ latency for 500 events; then the events per second the bot ingests with verification.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import autocannon from 'autocannon';
+import type { Filter } from 'nostr-tools';
+import { Relay, useWebSocketImplementation } from 'nostr-tools/relay';
+import WebSocket from 'ws';
+import { openLmdbEventStore } from '../src/relay/store/lmdb-event-store.js';
+import { benchEvents, fillStore } from './relay-events.js';
+import { benchIngest } from './relay-ingest.js';
+
+useWebSocketImplementation(WebSocket);
+const ROOT = join(import.meta.dirname, '..');
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function reqLatency(
+  url: string,
+  filter: Filter,
+  runs = 20,
+): Promise<{ p50: number; p99: number; events: number }> {
+  const relay = await Relay.connect(url);
+  const times: number[] = [];
+  let events = 0;
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    events = 0;
+    await new Promise<void>((resolve) => {
+      const sub = relay.subscribe([filter], {
+        onevent: () => events++,
+        oneose: () => (sub.close(), resolve()),
+      });
+    });
+    times.push(performance.now() - started);
+  }
+  relay.close();
+  times.sort((a, b) => a - b);
+  return { p50: times[Math.floor(runs / 2)]!, p99: times[runs - 1]!, events };
+}
+
+async function startupRun(count: number) {
+  const home = await mkdtemp(join(tmpdir(), 'station-bench-relay-'));
+  const events = await benchEvents(count);
+  const store = await openLmdbEventStore({
+    path: join(home, '.zen', 'game', 'relay', 'store'),
+    maxEvents: count * 2,
+  });
+  await fillStore(store, events);
+  await store.close();
+  const relayPort = await freePort();
+  const started = performance.now();
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'src', 'main.js')], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: home,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      RELAY_URL: `ws://127.0.0.1:${relayPort}`,
+      EMBEDDED_RELAY: 'on',
+      IPFS_GATEWAY: 'http://127.0.0.1:0',
+      RATE_LIMIT_MAX: '1000000',
+      RELAY_MAX_EVENTS: String(count * 2),
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout! }).on('line', (line) => {
+        const entry = JSON.parse(line) as { msg?: string; url?: string };
+        if (entry.msg === 'station service listening' && entry.url) resolve(entry.url);
+      });
+      child.once('exit', (code) => reject(new Error(`service exited ${code}`)));
+    });
+    let health: { status?: string; nostr_verification?: { checks: number } } = {};
+    while (health.status !== 'ok') health = (await (await fetch(`${url}/health`)).json()) as typeof health;
+    const startupMs = performance.now() - started;
+    const load = await autocannon({ url: `${url}/health`, connections: 20, duration: 5 });
+    const kinds = await reqLatency(`ws://127.0.0.1:${relayPort}`, { kinds: [1], limit: 500 });
+    const tagged = await reqLatency(`ws://127.0.0.1:${relayPort}`, { '#t': ['topic7'], limit: 500 });
+    return {
+      stored: count,
+      startup_ms: Math.round(startupMs),
+      startup_signature_checks: health.nostr_verification?.checks,
+      health_rps: Math.round(load.requests.average),
+      health_p99_ms: load.latency.p99,
+      req_500_kinds_p50_ms: Math.round(kinds.p50 * 10) / 10,
+      req_500_kinds_p99_ms: Math.round(kinds.p99 * 10) / 10,
+      req_500_tag_p50_ms: Math.round(tagged.p50 * 10) / 10,
+      req_events: kinds.events,
+    };
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+const counts = (process.env.BENCH_RELAY_COUNTS ?? '10000,200000').split(',').map(Number);
+for (const count of counts) console.log(JSON.stringify(await startupRun(count)));
+console.log(JSON.stringify(await benchIngest(20_000)));

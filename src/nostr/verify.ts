@@ -1,0 +1,67 @@
+import { LRUCache } from 'lru-cache';
+import { getEventHash, verifyEvent as verifyWithJs, type NostrEvent } from 'nostr-tools/pure';
+import { setNostrWasm, verifyEvent as verifyWithWasm } from 'nostr-tools/wasm';
+import { initNostrWasm } from 'nostr-wasm/gzipped';
+
+/** Which Schnorr implementation checks signatures: nostr-wasm (about 5× faster here) unless it failed to load. */
+export let verifierBackend: 'wasm' | 'js' = 'js';
+try {
+  setNostrWasm(await initNostrWasm());
+  verifierBackend = 'wasm';
+} catch {
+  // The pure-JS code of nostr-tools checks the same signatures, only slower.
+}
+
+/** Counters, so tests and /health can show that stored events are not verified again. */
+export const verificationStats = { checks: 0, cacheHits: 0, failures: 0 };
+
+/**
+ * Ids whose signature this process has checked, with the signature that passed. The embedded relay's write
+ * path and the bot's subscription see the same events: each is verified once per process.
+ */
+const verified = new LRUCache<string, string>({ max: 200_000 });
+
+/** Where events verified by an earlier run live (the embedded relay's store): id → the signature kept. */
+type VerifiedSource = (id: string) => string | undefined;
+const sources = new Set<VerifiedSource>();
+
+/**
+ * Adds a durable record of events this station verified when it wrote them, so that a restart does not verify
+ * them again. Returns the function that removes it.
+ */
+export function registerVerifiedSource(source: VerifiedSource): () => void {
+  sources.add(source);
+  return () => sources.delete(source);
+}
+
+function knownVerified(id: string, sig: string): boolean {
+  if (verified.get(id) === sig) return true;
+  for (const source of sources) if (source(id) === sig) return true;
+  return false;
+}
+
+/**
+ * Checks an event's id and signature. The id is always recomputed (a few microseconds), so an altered copy of
+ * a verified event never passes through the cache; the Schnorr check (hundreds of microseconds) runs once per
+ * id and signature, and never for an event the station's own store already holds with that signature. A fresh object is checked because nostr-tools marks checked objects with a symbol that
+ * object spreads copy.
+ */
+export function verifySignature(event: NostrEvent): boolean {
+  const { id, pubkey, created_at, kind, tags, content, sig } = event;
+  const signed = { id, pubkey, created_at, kind, tags, content, sig };
+  if (knownVerified(id, sig)) {
+    if (getEventHash(signed) !== id) return false;
+    verificationStats.cacheHits++;
+    return true;
+  }
+  verificationStats.checks++;
+  const ok = verifierBackend === 'wasm' ? verifyWithWasm(signed) : verifyWithJs(signed);
+  if (ok) verified.set(id, sig);
+  else verificationStats.failures++;
+  return ok;
+}
+
+/** Forgets every verified id (tests that count verifications start from a clean slate). */
+export function forgetVerifiedEvents(): void {
+  verified.clear();
+}

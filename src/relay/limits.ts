@@ -1,0 +1,59 @@
+import type { RelayLimitation } from '../nostr/nip11.js';
+
+/** What the embedded relay enforces; everything public here is advertised in its NIP-11 document. */
+export interface RelayLimits {
+  maxMessageLength: number;
+  maxSubscriptions: number;
+  maxFilters: number;
+  defaultLimit: number;
+  maxLimit: number;
+  maxSubidLength: number;
+  maxEventTags: number;
+  maxContentLength: number;
+  /** Events dated further ahead than this are refused (clock drift, not a date in 2100). */
+  maxFutureSeconds: number;
+  maxEventsPerMinute: number;
+  /**
+   * Bytes queued for one connection before it counts as a slow consumer and is dropped: the relay never
+   * buffers without bound for a client that does not read.
+   */
+  slowConsumerBytes: number;
+  /**
+   * Answer size for the station's own authenticated connection, whose back-fill after a restart (a day of
+   * events) must not be cut at the public `maxLimit`.
+   */
+  privilegedMaxLimit: number;
+}
+
+export const DEFAULT_RELAY_LIMITS: RelayLimits = {
+  maxMessageLength: 256 * 1024,
+  maxSubscriptions: 20,
+  maxFilters: 10,
+  defaultLimit: 500,
+  maxLimit: 5_000,
+  maxSubidLength: 64,
+  maxEventTags: 2_000,
+  maxContentLength: 128 * 1024,
+  maxFutureSeconds: 900,
+  maxEventsPerMinute: 300,
+  slowConsumerBytes: 16 * 1024 * 1024,
+  privilegedMaxLimit: 50_000,
+};
+
+export function advertisedLimitation(limits: RelayLimits): RelayLimitation {
+  return {
+    max_message_length: limits.maxMessageLength,
+    max_subscriptions: limits.maxSubscriptions,
+    max_filters: limits.maxFilters,
+    max_limit: limits.maxLimit,
+    default_limit: limits.defaultLimit,
+    max_subid_length: limits.maxSubidLength,
+    max_event_tags: limits.maxEventTags,
+    max_content_length: limits.maxContentLength,
+    created_at_upper_limit: limits.maxFutureSeconds,
+    auth_required: false,
+    payment_required: false,
+    restricted_writes: false,
+    max_events_per_minute: limits.maxEventsPerMinute,
+  };
+}

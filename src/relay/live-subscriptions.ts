@@ -1,0 +1,53 @@
+import type { NostrEvent } from 'nostr-tools';
+import { NIP42_KIND } from '../nostr/nip42.js';
+
+/** One client connection as the relay protocol sees it (the WebSocket stays in the server). */
+export interface RelayConnection {
+  readonly id: number;
+  /** Client address, through the trusted proxies. */
+  readonly address: string;
+  /** The NIP-42 challenge sent to this connection. */
+  readonly challenge: string;
+  /** Key authenticated by NIP-42 AUTH, if any. */
+  pubkey: string | null;
+  /** Authenticated as the station itself: receives kind 22242 and the larger back-fill limit. */
+  privileged: boolean;
+  /** Live subscriptions by id: their filters, compiled once into one predicate. */
+  readonly subscriptions: Map<string, (event: NostrEvent) => boolean>;
+  /** Sends one frame; drops the connection instead when the client does not keep up. */
+  send(frame: string): void;
+}
+
+/**
+ * Live subscriptions of every connection. Kind-22242 events (the station's login answers) reach only
+ * connections authenticated as the station: signed auth answers must not be public (docs/auth.md).
+ */
+export class LiveSubscriptions {
+  private readonly connections = new Set<RelayConnection>();
+
+  add(connection: RelayConnection): void {
+    this.connections.add(connection);
+  }
+
+  remove(connection: RelayConnection): void {
+    this.connections.delete(connection);
+  }
+
+  get size(): number {
+    return this.connections.size;
+  }
+
+  broadcast(event: NostrEvent): number {
+    const eventJson = JSON.stringify(event);
+    let delivered = 0;
+    for (const connection of this.connections) {
+      if (event.kind === NIP42_KIND && !connection.privileged) continue;
+      for (const [id, matches] of connection.subscriptions) {
+        if (!matches(event)) continue;
+        connection.send(`["EVENT",${JSON.stringify(id)},${eventJson}]`);
+        delivered++;
+      }
+    }
+    return delivered;
+  }
+}

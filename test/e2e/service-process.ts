@@ -1,0 +1,49 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  lines: string[];
+  /** The HTTP base URL, once the service logs that it listens. */
+  listening: Promise<string>;
+  exited: Promise<number | null>;
+}
+
+/** The real service (`src/main.ts`) as a child process with only the given environment. */
+export function startService(env: Record<string, string>): ServiceProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts')], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const listening = new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      lines.push(line);
+      try {
+        const entry = JSON.parse(line) as { msg?: string; url?: string };
+        if (entry.msg === 'station service listening' && entry.url) resolve(entry.url);
+      } catch {
+        // not a JSON log line
+      }
+    });
+    createInterface({ input: child.stderr! }).on('line', (line) => lines.push(line));
+    child.once('exit', (code) => reject(new Error(`exited ${code}: ${lines.join('\n')}`)));
+  });
+  listening.catch(() => undefined);
+  return { child, lines, listening, exited };
+}
+
+/** A port free right now on 127.0.0.1, for a service that must come back on the same one after a restart. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}

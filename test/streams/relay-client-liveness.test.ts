@@ -1,0 +1,57 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/relay.js';
+import { captureLogger, scriptedRelay, silentRelay, startClient } from './misbehaving-relays.js';
+
+describe('relay client: liveness', () => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  it('replaces a connection whose relay went silent (no pong, no close frame)', async () => {
+    const relay = await silentRelay();
+    cleanups.push(relay.close);
+    const { logger, logs } = captureLogger();
+    const { client } = startClient(cleanups, {
+      url: relay.url,
+      filters: () => [{ kinds: [1] }],
+      ping: { frequencyMs: 100, timeoutMs: 100 },
+      closeTimeoutMs: 100,
+      logger,
+    });
+    await waitFor(() => client.connected);
+    await waitFor(() => relay.connections() >= 2);
+    expect(client.health()[0]!.reconnects).toBeGreaterThanOrEqual(1);
+    // The unanswered close handshake did not keep the old socket: it was destroyed, not left half-open.
+    await waitFor(() => relay.openSockets() <= 1);
+    expect(logs.filter((l) => l.msg === 'relay connection lost').length).toBeGreaterThanOrEqual(1);
+    expect(logs.filter((l) => l.msg === 'relay connected').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('logs a CLOSED subscription and resubscribes after a back-off, not in a loop', async () => {
+    const relay = await scriptedRelay({
+      onReq: (c, sub) => c.send('CLOSED', sub, 'error: shutting down idle subscriptions'),
+    });
+    cleanups.push(relay.close);
+    const { logger, logs } = captureLogger();
+    const { client } = startClient(cleanups, {
+      url: relay.url,
+      filters: () => [{ kinds: [1] }],
+      backoff: { initialMs: 20, maxMs: 100 },
+      logger,
+    });
+    await waitFor(() => relay.reqs.length >= 4);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // With delays of at least 10, 20, 40, then 50 ms: a few dozen REQs at most; a loop would send thousands.
+    expect(relay.reqs.length).toBeLessThan(40);
+    const closed = logs.filter((l) => l.msg === 'relay closed the subscription');
+    expect(closed.length).toBeGreaterThanOrEqual(3);
+    expect(closed[0]).toMatchObject({
+      level: 40,
+      relay: relay.url,
+      reason: 'error: shutting down idle subscriptions',
+    });
+    expect(client.stats.reconnects).toBe(0);
+    expect(relay.connections).toHaveLength(1);
+  });
+});
