@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { access } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -16,21 +16,20 @@ const DAY = 86_400;
  * in the OS temp directory between runs.
  */
 export async function benchEvents(count: number): Promise<NostrEvent[]> {
-  const path = join(tmpdir(), `station-bench-events-${count}.jsonl`);
-  if (
-    await access(path).then(
-      () => true,
-      () => false,
-    )
-  )
-    return readEvents(path);
+  const path = join(tmpdir(), `station-bench-events-${count}-v2.jsonl`);
+  // The last day's share must still be recent: a cache older than a few hours is made again.
+  const age = await stat(path).then(
+    (info) => Date.now() - info.mtimeMs,
+    () => Infinity,
+  );
+  if (age < 6 * 3_600_000) return readEvents(path);
   const keys = Array.from({ length: 200 }, () => generateSecretKey());
   const now = Math.floor(Date.now() / 1000);
   const out = createWriteStream(path);
   const events: NostrEvent[] = [];
   for (let i = 0; i < count; i++) {
     const recent = i % 100 === 0;
-    const created_at = now - (recent ? 3_600 : 2 * DAY + (i % (28 * DAY)));
+    const created_at = recent ? now - 3_600 + Math.floor(i / 100) : now - 2 * DAY - (i % (28 * DAY));
     const kind = i % 10 === 0 ? 7 : 1;
     const tags =
       kind === 7

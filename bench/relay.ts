@@ -12,13 +12,11 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import type { Filter } from 'nostr-tools';
-import { Relay, useWebSocketImplementation } from 'nostr-tools/relay';
 import WebSocket from 'ws';
 import { openLmdbEventStore } from '../src/relay/store/lmdb-event-store.js';
 import { benchEvents, fillStore } from './relay-events.js';
 import { benchIngest } from './relay-ingest.js';
 
-useWebSocketImplementation(WebSocket);
 const ROOT = join(import.meta.dirname, '..');
 
 async function freePort(): Promise<number> {
@@ -29,26 +27,35 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** REQ → EOSE on a bare WebSocket: the relay's own latency (a nostr-tools client would add its verification). */
 async function reqLatency(
   url: string,
   filter: Filter,
   runs = 20,
 ): Promise<{ p50: number; p99: number; events: number }> {
-  const relay = await Relay.connect(url);
+  const socket = new WebSocket(url);
+  await new Promise((resolve, reject) => (socket.once('open', resolve), socket.once('error', reject)));
   const times: number[] = [];
   let events = 0;
   for (let i = 0; i < runs; i++) {
     const started = performance.now();
     events = 0;
     await new Promise<void>((resolve) => {
-      const sub = relay.subscribe([filter], {
-        onevent: () => events++,
-        oneose: () => (sub.close(), resolve()),
-      });
+      const onMessage = (data: WebSocket.RawData) => {
+        const [type] = JSON.parse(data.toString()) as [string];
+        if (type === 'EVENT') events++;
+        if (type === 'EOSE') {
+          socket.off('message', onMessage);
+          resolve();
+        }
+      };
+      socket.on('message', onMessage);
+      socket.send(JSON.stringify(['REQ', `bench-${i}`, filter]));
     });
+    socket.send(JSON.stringify(['CLOSE', `bench-${i}`]));
     times.push(performance.now() - started);
   }
-  relay.close();
+  socket.terminate();
   times.sort((a, b) => a - b);
   return { p50: times[Math.floor(runs / 2)]!, p99: times[runs - 1]!, events };
 }

@@ -31,9 +31,17 @@ async function relayUrl(baseUrl: string): Promise<string> {
 async function authenticatedUser(baseUrl: string, email: string): Promise<{ npub: string }> {
   const user = await register(baseUrl, email);
   const sk = nip19.decode(user.nsec).data as Uint8Array;
-  const relay = await Relay.connect(await relayUrl(baseUrl));
+  const url = await relayUrl(baseUrl);
+  const challenge = (await (await fetch(`${baseUrl}/api/nip42/challenge?npub=${user.npub}`)).json()) as {
+    challenge: string;
+  };
+  const relay = await Relay.connect(url);
+  const tags = [
+    ['relay', url],
+    ['challenge', challenge.challenge],
+  ];
   await relay.publish(
-    finalizeEvent({ kind: 22242, created_at: Math.floor(Date.now() / 1000), tags: [], content: '' }, sk),
+    finalizeEvent({ kind: 22242, created_at: Math.floor(Date.now() / 1000), tags, content: '' }, sk),
   );
   relay.close();
   await new Promise((resolve) => setTimeout(resolve, 200));

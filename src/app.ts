@@ -3,12 +3,13 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { registerOpenApi } from './http/openapi.js';
 import { registerProtection } from './http/protection.js';
-import { UploadGate } from './http/upload-gate.js';
+import { UploadLimits } from './http/upload-gate.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
 import type { Clock } from './clock.js';
 import { registerErrorHandling } from './http/error-handler.js';
+import { clientErrorHandler, frameworkErrors, registerUrlLimit } from './http/client-errors.js';
 import { healthRoutes } from './http/health.js';
 import type { UserStore } from './identity/user-store.js';
 import { identityRoutes } from './identity/routes.js';
@@ -53,7 +54,7 @@ export interface AppDeps {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    uploadGate: UploadGate;
+    uploadLimits: UploadLimits;
     config: Config;
     clock: Clock;
     users: UserStore;
@@ -76,6 +77,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false } },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // Room for every valid host name in /cookie/:domain; longer parameters are 414.
+    routerOptions: { maxParamLength: 300 },
+    clientErrorHandler,
+    frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as FastifyInstance;
 
   app.decorate('config', deps.config);
@@ -87,19 +92,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('view', deps.view ?? new StationView());
   app.decorate('relayStore', deps.relayStore);
   app.decorate('cookies', new CookieVault({ users: deps.users, clock: deps.clock }));
-  app.decorate(
-    'uploadGate',
-    new UploadGate({
-      maxConcurrent: deps.config.uploads.maxConcurrent,
-      maxPerWindow: deps.config.uploads.maxPerMinute,
-      windowMs: 60_000,
-      clock: deps.clock,
-    }),
-  );
-  const pruneUploads = setInterval(() => app.uploadGate.prune(), 60_000).unref();
+  app.decorate('uploadLimits', UploadLimits.fromConfig(deps.config, deps.clock));
+  const pruneUploads = setInterval(() => app.uploadLimits.prune(), 60_000).unref();
   app.addHook('onClose', async () => clearInterval(pruneUploads));
 
   registerErrorHandling(app);
+  registerUrlLimit(app);
   await registerProtection(app, deps.config);
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   // Multipart is registered here once, for every upload route (cookie intake and the drive): register it
@@ -108,7 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     limits: { fileSize: deps.config.driveQuotaBytes, files: 1, fields: 10, fieldSize: 64 * 1024 },
   });
   await registerOpenApi(app);
-  registerAuth(app, deps.auth.authenticator, deps.users, deps.clock);
+  registerAuth(app, deps.auth.authenticator, deps.users, deps.clock, deps.auth.origins);
 
   await app.register(healthRoutes);
   await app.register(identityRoutes);

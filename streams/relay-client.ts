@@ -46,6 +46,8 @@ export interface RelayClientOptions {
   connectTimeoutMs?: number;
   /** A connection (or subscription) that lasted this long resets its back-off. Default 15 s. */
   healthyAfterMs?: number;
+  /** With a signer: how long a new connection waits for the relay's AUTH challenge before subscribing. Default 1 s. */
+  authWaitMs?: number;
   /** Event ids remembered to drop duplicates. Default 20,000. */
   seenCapacity?: number;
 }
@@ -82,6 +84,7 @@ export class RelayClient {
       closeTimeoutMs: options.closeTimeoutMs ?? 2_000,
       connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
       healthyAfterMs: options.healthyAfterMs ?? 15_000,
+      authWaitMs: options.authWaitMs ?? 1_000,
       signer: options.signer,
       logger: options.logger,
       stats: this.stats,

@@ -1,6 +1,16 @@
 import type { NostrEvent } from 'nostr-tools';
 import type { AbstractRelay } from 'nostr-tools/abstract-relay';
-import { BehaviorSubject, catchError, defer, from, Observable, retry, Subscription, timer } from 'rxjs';
+import {
+  BehaviorSubject,
+  catchError,
+  defer,
+  from,
+  Observable,
+  retry,
+  Subscription,
+  switchMap,
+  timer,
+} from 'rxjs';
 import type WebSocket from 'ws';
 import { unixSeconds } from '../src/clock.js';
 import type { RelayLinkHealth } from '../src/relay/link.js';
@@ -94,7 +104,11 @@ export class RelayConnection {
           this.status$.next('open');
           settings.logger?.info({ relay: this.url }, 'relay connected');
           open.add(timer(settings.healthyAfterMs).subscribe(() => backoff.reset()));
-          open.add(this.live(session).subscribe(subscriber));
+          open.add(
+            from(session.authenticated(settings.authWaitMs))
+              .pipe(switchMap(() => this.live(session)))
+              .subscribe(subscriber),
+          );
         },
         (error: unknown) => subscriber.error(error),
       );

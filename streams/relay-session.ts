@@ -29,6 +29,8 @@ export interface RelaySettings {
   closeTimeoutMs: number;
   connectTimeoutMs: number;
   healthyAfterMs: number;
+  /** How long a fresh connection waits for the relay's AUTH challenge before subscribing (with a signer). */
+  authWaitMs: number;
   signer?: Signer;
   logger?: Logger;
   stats: RelayStats;
@@ -44,6 +46,8 @@ export class RelaySession {
   resubscribedAfterAuth = false;
   private challenge: string | null = null;
   private auth: Promise<void> | null = null;
+  private challenged: () => void = () => undefined;
+  private readonly challengeSeen = new Promise<void>((resolve) => (this.challenged = resolve));
 
   constructor(
     private readonly url: string,
@@ -60,6 +64,7 @@ export class RelaySession {
       handled: (frame) => {
         if (frame[0] !== 'AUTH' || typeof frame[1] !== 'string') return;
         this.challenge = frame[1];
+        this.challenged();
         this.authenticate();
       },
     });
@@ -73,6 +78,21 @@ export class RelaySession {
     this.relay.pingFrequency = settings.pingFrequencyMs;
     this.relay.pingTimeout = settings.pingTimeoutMs;
     this.relay.onnotice = (notice) => settings.logger?.info({ relay: url, notice }, 'relay notice');
+  }
+
+  /**
+   * With a station key: waits (at most `waitMs`) for the challenge a NIP-42 relay sends on connect and for our
+   * answer, so the subscription that follows is the station's (on the embedded relay: its back-fill is not
+   * cut at the public limit, and it carries kind 22242). A relay that sends no challenge costs the wait once.
+   */
+  async authenticated(waitMs: number): Promise<void> {
+    if (!this.settings.signer) return;
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
+    const answered = this.challengeSeen.then(() => this.authenticate()?.catch(() => undefined));
+    // A slow signer or a silent relay only delays the subscription; CLOSED "auth-required:" covers the rest.
+    await Promise.race([answered, waited]);
+    clearTimeout(timer);
   }
 
   /**

@@ -1,66 +1,66 @@
 import { LRUCache } from 'lru-cache';
-import type { NostrEvent } from 'nostr-tools';
 import type { Logger } from 'pino';
 import type { ObservedClaim, StationDb } from '../state/station-db.js';
 
-/** The newest verified kind-22242 event seen per key. */
+/** A relay-observed login: the kind-22242 event, and the client address it is bound to ('*' = any, legacy). */
 export type ObservedAuth = ObservedClaim;
 
+/** The address of logins accepted without a station challenge (AUTH_LEGACY_RELAY_LOGIN): any address. */
+export const ANY_ADDRESS = '*';
+
 /**
- * Fed by the kind-22242 stream (events already verified), read by the HTTP surface. The memory part is
- * bounded so a flood of throw-away keys cannot grow it without limit; with a station database behind it,
- * claims survive a restart (kind 22242 is ephemeral: no relay can hand it back) and are shared by workers.
+ * Fed by the kind-22242 stream (events already verified and bound), read by the HTTP surface. The memory part
+ * is bounded so a flood of throw-away keys cannot grow it; the station database behind it keeps claims across
+ * restarts (kind 22242 is ephemeral: no relay can hand it back) and shares them with the other workers.
  */
 export class AuthCache {
   private readonly entries: LRUCache<string, ObservedAuth>;
 
   constructor(
-    maxEntries = 100_000,
-    private readonly persisted?: StationDb['claims'],
+    private readonly persisted: StationDb['claims'],
     private readonly logger?: Logger,
+    maxEntries = 100_000,
   ) {
     this.entries = new LRUCache({ max: maxEntries });
   }
 
-  record(event: Pick<NostrEvent, 'id' | 'pubkey' | 'created_at'>): void {
-    const known = this.read(event.pubkey);
-    if (known && known.createdAt >= event.created_at) return;
-    const claim = { id: event.id, pubkey: event.pubkey, createdAt: event.created_at };
-    this.entries.set(event.pubkey, claim);
-    this.persisted?.put(event.pubkey, claim).catch((error: unknown) => {
+  record(claim: ObservedAuth): void {
+    const known = this.read(claim.pubkey, claim.address);
+    if (known && known.createdAt >= claim.createdAt) return;
+    this.entries.set(`${claim.pubkey}|${claim.address}`, claim);
+    this.persisted.put([claim.pubkey, claim.address], claim).catch((error: unknown) => {
       this.logger?.warn({ err: error }, 'relay-observed login not persisted');
     });
   }
 
-  /** The newest event of `pubkey` not older than `since` (unix seconds). */
-  lookup(pubkey: string, since: number): ObservedAuth | null {
-    const entry = this.read(pubkey);
-    return entry && entry.createdAt >= since ? entry : null;
+  /** The newest claim of `pubkey` from `address` (or a legacy one for any address) not older than `since`. */
+  lookup(pubkey: string, address: string, since: number): ObservedAuth | null {
+    for (const candidate of [address, ANY_ADDRESS]) {
+      const entry = this.read(pubkey, candidate);
+      if (entry && entry.createdAt >= since) return entry;
+    }
+    return null;
   }
 
   /** Removes persisted claims older than `before`; run now and then so the database stays small. */
   async prune(before: number): Promise<number> {
-    if (!this.persisted) return 0;
-    let removed = 0;
-    for (const { key, value } of this.persisted.getRange({})) {
-      if (value.createdAt < before) {
-        await this.persisted.remove(key);
-        removed++;
-      }
-    }
-    return removed;
+    const stale = [...this.persisted.getRange({})].filter(({ value }) => value.createdAt < before);
+    if (stale.length > 0)
+      await this.persisted.transaction(() => stale.forEach(({ key }) => void this.persisted.remove(key)));
+    return stale.length;
   }
 
   get size(): number {
     return this.entries.size;
   }
 
-  private read(pubkey: string): ObservedAuth | null {
-    const cached = this.entries.get(pubkey);
+  private read(pubkey: string, address: string): ObservedAuth | null {
+    const key = `${pubkey}|${address}`;
+    const cached = this.entries.get(key);
     if (cached) return cached;
-    const stored = this.persisted?.get(pubkey);
+    const stored = this.persisted.get([pubkey, address]);
     if (!stored) return null;
-    this.entries.set(pubkey, stored);
+    this.entries.set(key, stored);
     return stored;
   }
 }

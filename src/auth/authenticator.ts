@@ -1,8 +1,8 @@
 import { type Clock } from '../clock.js';
 import { BadRequestError, ForbiddenError, UnauthorizedError } from '../http/errors.js';
 import { parsePubkey } from '../identity/pubkey.js';
-import type { ChallengeStore } from './challenges.js';
-import type { FileClaims } from './claims.js';
+import type { ChallengeStore, ChallengeVerdict } from './challenges.js';
+import type { ReplayRecords } from './replay.js';
 import { tagValue } from '../nostr/event.js';
 import { parseNostrAuthorization } from './header.js';
 import { NIP42_KIND, verifyNip42 } from '../nostr/nip42.js';
@@ -13,8 +13,13 @@ import type { AuthContext, AuthOptions } from './types.js';
 
 export interface AuthRequest {
   authorization: string | undefined;
-  /** Absolute URL the client addressed (scheme and host as seen through trusted proxies). */
-  url: string;
+  /**
+   * Absolute URL the client addressed, when its origin is one of the station's (see origins.ts); null for any
+   * other host, which no NIP-98 event can match.
+   */
+  url: string | null;
+  /** Client address (through TRUSTED_PROXIES): challenges and relay-observed logins are bound to it. */
+  address: string;
   method: string;
   /** SHA-256 hex of the raw body; only awaited when a NIP-98 event carries a payload tag. */
   bodyDigest: () => Promise<string>;
@@ -28,10 +33,24 @@ export interface AuthRequest {
 export interface AuthenticatorDeps {
   clock: Clock;
   requireProof: boolean;
-  replay: Pick<FileClaims, 'claim'>;
-  challenges: Pick<ChallengeStore, 'consume' | 'issuedTo'>;
-  observed: Pick<RelayObservedAuth, 'find'>;
+  replay: Pick<ReplayRecords, 'claim'>;
+  challenges: Pick<ChallengeStore, 'consume' | 'check'>;
+  observed: Pick<RelayObservedAuth, 'find' | 'lastRefusal'>;
+  /** Where a NIP-98 `u` tag should point, for the refusal message. */
+  origins?: string;
 }
+
+const CHALLENGE_REFUSALS: Record<Exclude<ChallengeVerdict, 'ok'>, [string, string]> = {
+  unknown: [
+    'AUTH_CHALLENGE_INVALID',
+    'NIP-42: the challenge is unknown, expired or already used (a challenge seen on the relay is used up); get a new one from /api/nip42/challenge.',
+  ],
+  'other-key': ['AUTH_CHALLENGE_OTHER_KEY', 'NIP-42: the challenge was issued to another key.'],
+  'other-address': [
+    'AUTH_CHALLENGE_OTHER_ADDRESS',
+    'NIP-42: the challenge was issued to another client address; ask for one from this address.',
+  ],
+};
 
 /** CONTRACT §5: NIP-98 (a), a signed 22242 answering an issued challenge (b), or relay-observed 22242 (c). */
 export class Authenticator {
@@ -63,10 +82,10 @@ export class Authenticator {
       const at = Math.floor((request.receivedAt ?? this.deps.clock.now()) / 1000);
       context =
         header.event.kind === NIP42_KIND
-          ? await this.viaChallenge(header.event, at, final)
+          ? await this.viaChallenge(header.event, request.address, at, final)
           : await this.viaNip98(header.event, request, at, final);
     } else {
-      context = await this.viaRelay(named, options.requireProof === true);
+      context = await this.viaRelay(named, request.address, options.requireProof === true);
     }
     if (named && named !== context.pubkey) {
       throw new ForbiddenError('NPUB_MISMATCH', 'The npub of the request is not the authenticated key.');
@@ -91,11 +110,13 @@ export class Authenticator {
     if (event.kind !== NIP98_KIND) {
       throw new UnauthorizedError('AUTH_WRONG_KIND', `An Authorization event must be kind 27235 or 22242.`);
     }
-    const verdict = verifyNip98(event, {
-      url: request.url,
-      method: request.method,
-      now: at,
-    });
+    if (request.url === null) {
+      throw new UnauthorizedError(
+        'AUTH_URL_MISMATCH',
+        `NIP-98: this request's host is not one of this station's origins (${this.deps.origins ?? 'PUBLIC_URL'}).`,
+      );
+    }
+    const verdict = verifyNip98(event, { url: request.url, method: request.method, now: at });
     if (!verdict.ok) throw new UnauthorizedError(verdict.code, `NIP-98: ${verdict.reason}.`);
     if (!final) return { pubkey: verdict.pubkey, method: 'nip98', proof: true };
     if (verdict.payloadHash !== null && verdict.payloadHash !== (await request.bodyDigest())) {
@@ -113,27 +134,29 @@ export class Authenticator {
 
   private async viaChallenge(
     event: Parameters<typeof verifyNip42>[0],
+    address: string,
     at: number,
     final: boolean,
   ): Promise<AuthContext> {
     const verdict = verifyNip42(event, at, CHALLENGE_TTL_SECONDS);
     if (!verdict.ok) throw new UnauthorizedError(verdict.code, `NIP-42: ${verdict.reason}.`);
     const challenge = tagValue(event, 'challenge');
-    const valid =
-      challenge !== undefined &&
-      (final
-        ? await this.deps.challenges.consume(challenge, event.pubkey, at)
-        : await this.deps.challenges.issuedTo(challenge, event.pubkey));
-    if (!valid) {
-      throw new UnauthorizedError(
-        'AUTH_CHALLENGE_INVALID',
-        'NIP-42: the challenge is unknown, expired, already used or issued to another key; get a new one from /api/nip42/challenge.',
-      );
-    }
+    const expected = { pubkey: event.pubkey, address, at };
+    const outcome =
+      challenge === undefined
+        ? 'unknown'
+        : final
+          ? (await this.deps.challenges.consume(challenge, expected)).verdict
+          : this.deps.challenges.check(challenge, expected);
+    if (outcome !== 'ok') throw new UnauthorizedError(...CHALLENGE_REFUSALS[outcome]);
     return { pubkey: event.pubkey, method: 'challenge', proof: true };
   }
 
-  private async viaRelay(pubkey: string | null, requireProof: boolean): Promise<AuthContext> {
+  private async viaRelay(
+    pubkey: string | null,
+    address: string,
+    requireProof: boolean,
+  ): Promise<AuthContext> {
     if (requireProof || this.deps.requireProof) {
       throw new UnauthorizedError(
         'PROOF_REQUIRED',
@@ -143,13 +166,15 @@ export class Authenticator {
     if (!pubkey) {
       throw new UnauthorizedError(
         'AUTH_REQUIRED',
-        'Send an Authorization: Nostr header, or the npub of a key that published a kind 22242 event to the relay.',
+        'Send an Authorization: Nostr header, or the npub of a key that answered a /api/nip42/challenge on the relay.',
       );
     }
-    if (!(await this.deps.observed.find(pubkey))) {
+    if (!(await this.deps.observed.find(pubkey, address))) {
+      const refusal = this.deps.observed.lastRefusal(pubkey);
+      if (refusal) throw new UnauthorizedError(refusal.code, `NIP-42: ${refusal.reason}.`);
       throw new UnauthorizedError(
         'AUTH_NOT_FOUND',
-        'No recent kind 22242 authentication event from this key was seen on the relay.',
+        'No recent kind 22242 answer from this key to a challenge asked from this address was seen on the relay.',
       );
     }
     return { pubkey, method: 'relay', proof: false };

@@ -4,9 +4,27 @@ import type { Clock } from '../clock.js';
 import { ForbiddenError } from '../http/errors.js';
 import type { UserLookup } from '../identity/user-store.js';
 import type { Authenticator } from './authenticator.js';
+import type { StationOrigins } from './origins.js';
 import type { AuthContext, AuthOptions } from './types.js';
 
 const EMPTY_SHA256 = createHash('sha256').digest('hex');
+const UNREAD_BODY_LIMIT = 1024 * 1024;
+const draining = new WeakSet<object>();
+
+/**
+ * The payload digest, once the body has gone by. A route that never reads its body (a GET or DELETE sent with
+ * one) would leave it paused forever, and the request unanswered: the body is then drained here.
+ */
+function unreadBodyDigest(request: FastifyRequest): Promise<string> {
+  const digest = request.bodyDigestPromise;
+  if (!digest) return Promise.resolve(EMPTY_SHA256);
+  const raw = request.raw;
+  if (!raw.readableEnded && raw.readableFlowing !== true) {
+    draining.add(raw);
+    raw.resume();
+  }
+  return digest;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -30,8 +48,14 @@ function watchBody(request: FastifyRequest): Promise<string> {
   if (!hasBody(request)) return Promise.resolve(EMPTY_SHA256);
   const hash = createHash('sha256');
   const raw = request.raw;
+  let bytes = 0;
   const digest = new Promise<string>((resolve, reject) => {
-    raw.on('data', (chunk: Buffer) => hash.update(chunk));
+    raw.on('data', (chunk: Buffer) => {
+      hash.update(chunk);
+      bytes += chunk.length;
+      // A body the route never reads is drained by `unreadBodyDigest`: only up to the JSON body size.
+      if (draining.has(raw) && bytes > UNREAD_BODY_LIMIT) raw.destroy(new Error('unread body too large'));
+    });
     raw.once('end', () => resolve(hash.digest('hex')));
     raw.once('error', reject);
     raw.once('close', () => (raw.readableEnded ? undefined : reject(new Error('request body aborted'))));
@@ -44,16 +68,13 @@ function watchBody(request: FastifyRequest): Promise<string> {
 const notRegistered = () =>
   new ForbiddenError('NOT_REGISTERED', 'This key has no user directory on this station; register first.');
 
-export function absoluteUrl(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}${request.url}`;
-}
-
 /** Installs `request.authenticate()` and `request.requireOwner()` for every route. */
 export function registerAuth(
   app: FastifyInstance,
   authenticator: Authenticator,
   users: UserLookup,
   clock: Clock,
+  origins: StationOrigins,
 ): void {
   app.decorateRequest('bodyDigestPromise', null);
   app.decorateRequest('receivedAt', 0);
@@ -70,9 +91,10 @@ export function registerAuth(
 
   const requestFacts = (request: FastifyRequest) => ({
     authorization: request.headers.authorization,
-    url: absoluteUrl(request),
+    url: origins.requestUrl({ protocol: request.protocol, host: request.host, path: request.url }),
+    address: request.ip,
     method: request.method,
-    bodyDigest: () => request.bodyDigestPromise ?? Promise.resolve(EMPTY_SHA256),
+    bodyDigest: () => unreadBodyDigest(request),
     receivedAt: request.receivedAt,
   });
 

@@ -1,49 +1,78 @@
+import { LRUCache } from 'lru-cache';
 import type { NostrEvent } from 'nostr-tools';
 import { unixSeconds, type Clock } from '../clock.js';
-import type { AuthCache, ObservedAuth } from './auth-cache.js';
-import type { ChallengeStore } from './challenges.js';
 import { verifyNip42 } from '../nostr/nip42.js';
+import { ANY_ADDRESS, type AuthCache, type ObservedAuth } from './auth-cache.js';
+import type { ChallengeStore } from './challenges.js';
 
 export type IngestResult = { accepted: true } | { accepted: false; code: string; reason: string };
 
 /**
- * Relay-observed NIP-42 authentication (CONTRACT §5 c): events seen on the subscription are verified here
- * and recorded in the auth cache, which keeps them across restarts.
+ * Relay-observed NIP-42 logins (docs/auth.md). A kind-22242 event seen on the subscription counts only when it
+ * answers a challenge this station issued to its key: the challenge is consumed on sight (so the answer can
+ * never serve again, in a header or elsewhere) and the login is bound to the client address that asked for
+ * it. Without a station challenge it counts only with the operator's legacy switch, for any address.
  */
 export class RelayObservedAuth {
+  /** Why a key's latest 22242 was refused, so a request relying on it gets that reason, not "none seen". */
+  private readonly refusals = new LRUCache<string, { code: string; reason: string }>({ max: 10_000 });
+
   constructor(
     private readonly deps: {
       cache: AuthCache;
-      challenges: ChallengeStore;
+      challenges: Pick<ChallengeStore, 'consume'>;
       clock: Clock;
       maxAgeSeconds: number;
+      /** AUTH_LEGACY_RELAY_LOGIN: accept a 22242 without a station challenge, from any address. */
+      legacy: boolean;
     },
   ) {}
 
   async ingest(event: NostrEvent): Promise<IngestResult> {
     const verdict = verifyNip42(event, unixSeconds(this.deps.clock), this.deps.maxAgeSeconds);
-    if (!verdict.ok) return { accepted: false, code: verdict.code, reason: verdict.reason };
-    // A challenge tag must be one we issued to this key: otherwise anyone could replay a 22242 event that
-    // the key signed for another relay or service.
-    if (
-      verdict.challenge !== null &&
-      !(await this.deps.challenges.issuedTo(verdict.challenge, event.pubkey))
-    ) {
-      return {
-        accepted: false,
-        code: 'AUTH_CHALLENGE_INVALID',
-        reason: 'the challenge was not issued to this key',
-      };
+    if (!verdict.ok) return this.refuse(event.pubkey, verdict.code, verdict.reason);
+    const claim = { id: event.id, pubkey: event.pubkey, createdAt: event.created_at };
+    if (verdict.challenge !== null) {
+      const { verdict: outcome, issued } = await this.deps.challenges.consume(verdict.challenge, {
+        pubkey: event.pubkey,
+      });
+      if (outcome === 'ok' && issued) {
+        this.deps.cache.record({ ...claim, address: issued.address });
+        this.refusals.delete(event.pubkey);
+        return { accepted: true };
+      }
+      if (outcome === 'other-key')
+        return this.refuse(
+          event.pubkey,
+          'AUTH_CHALLENGE_OTHER_KEY',
+          'the challenge was issued to another key',
+        );
     }
-    this.deps.cache.record(event);
-    return { accepted: true };
+    if (this.deps.legacy) {
+      this.deps.cache.record({ ...claim, address: ANY_ADDRESS });
+      return { accepted: true };
+    }
+    return this.refuse(
+      event.pubkey,
+      'AUTH_CHALLENGE_NOT_ISSUED',
+      verdict.challenge === null
+        ? 'the kind 22242 event carries no challenge from this station: ask GET /api/nip42/challenge first'
+        : 'the challenge of the kind 22242 event was not issued by this station (or was already used or expired): ask GET /api/nip42/challenge again',
+    );
   }
 
-  /**
-   * The newest accepted claim of `pubkey` within AUTH_MAX_AGE. Only the cache (and the station database behind
-   * it) is asked: kind 22242 is ephemeral, so no relay could hand an older one back.
-   */
-  async find(pubkey: string): Promise<ObservedAuth | null> {
-    return this.deps.cache.lookup(pubkey, unixSeconds(this.deps.clock) - this.deps.maxAgeSeconds);
+  /** The newest login of `pubkey` bound to `address`, within AUTH_MAX_AGE. */
+  async find(pubkey: string, address: string): Promise<ObservedAuth | null> {
+    return this.deps.cache.lookup(pubkey, address, unixSeconds(this.deps.clock) - this.deps.maxAgeSeconds);
+  }
+
+  /** Why the latest kind-22242 event of `pubkey` did not log it in, if one was refused. */
+  lastRefusal(pubkey: string): { code: string; reason: string } | null {
+    return this.refusals.get(pubkey) ?? null;
+  }
+
+  private refuse(pubkey: string, code: string, reason: string): IngestResult {
+    this.refusals.set(pubkey, { code, reason });
+    return { accepted: false, code, reason };
   }
 }

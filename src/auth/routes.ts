@@ -40,7 +40,9 @@ const TestNostr = Type.Object({
 });
 
 const Me = Type.Object({
-  email: Type.String(),
+  email: Type.Optional(
+    Type.String({ description: 'only when this request carries a proof (NIP-98 or a signed challenge)' }),
+  ),
   npub: Type.String(),
   hex: Type.String(),
   g1pub: Type.Union([Type.String(), Type.Null()]),
@@ -69,7 +71,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const { hex } = requireKey(request.query.npub);
-      const issued = await app.auth.challenges.issue(hex);
+      const issued = await app.auth.challenges.issue(hex, request.ip);
       return { challenge: issued.challenge, expires_in: issued.expiresIn, pubkey_hex: hex };
     },
   );
@@ -88,7 +90,8 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const { auth, user } = await request.requireOwner({ npub: request.query.npub });
       return {
-        email: user.email,
+        // Who is behind a key is told only to a caller who proved holding it in this request.
+        ...(auth.proof ? { email: user.email } : {}),
         npub: user.npub,
         hex: user.hex,
         g1pub: user.g1pub,
@@ -102,7 +105,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     const { hex, format } = requireKey(input);
     const relayConnected = app.relay.connected;
     const [observed, user, proven] = await Promise.all([
-      app.auth.observed.find(hex),
+      app.auth.observed.find(hex, request.ip),
       app.users.findByHex(hex),
       request.headers.authorization
         ? request.authenticate({ npub: hex, requireProof: true }).then(

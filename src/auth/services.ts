@@ -1,48 +1,51 @@
-import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { Clock } from '../clock.js';
+import { unixSeconds, type Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
+import { openStationDb, type StationDb } from '../state/station-db.js';
 import { AuthCache } from './auth-cache.js';
 import { Authenticator } from './authenticator.js';
 import { ChallengeStore } from './challenges.js';
-import { FileClaims } from './claims.js';
+import { StationOrigins } from './origins.js';
 import { RelayObservedAuth } from './relay-observed.js';
-import { unixSeconds } from '../clock.js';
-import type { StationDb } from '../state/station-db.js';
+import { ReplayRecords } from './replay.js';
 
 export interface AuthServices {
   authenticator: Authenticator;
   challenges: ChallengeStore;
   observed: RelayObservedAuth;
   cache: AuthCache;
-  /** Starts the periodic removal of expired challenges and replay records. */
+  origins: StationOrigins;
+  /** Starts the periodic removal of expired challenges, replay records and logins. */
   start(): void;
   stop(): void;
+  /** Stops, and closes the station database when these services opened it. */
+  close(): Promise<void>;
 }
 
-/** Wires the auth modules; replay records and challenges live under TMP_DIR so every worker shares them. */
+const SWEEP_EVERY_MS = 60_000;
+
+/**
+ * Wires the auth modules on the station database (shared by every worker of a cluster): challenges, replay
+ * records and relay-observed logins. Opens the database under DATA_ROOT when none is given (tests, CLI).
+ */
 export async function createAuthServices(options: {
-  config: Pick<Config, 'tmpDir' | 'authMaxAgeSeconds' | 'authRequireProof'>;
+  config: Pick<Config, 'dataRoot' | 'authMaxAgeSeconds' | 'authRequireProof' | 'auth'>;
   clock: Clock;
-  /** Where relay-observed logins are kept across restarts; memory only when absent (tests). */
   stationDb?: StationDb;
   logger?: Logger;
 }): Promise<AuthServices> {
-  const { config, clock } = options;
-  const replay = await new FileClaims(join(config.tmpDir, 'auth', 'nip98'), clock).init();
-  const challengeClaims = await new FileClaims(join(config.tmpDir, 'auth', 'challenges'), clock).init();
-  const challenges = new ChallengeStore(challengeClaims, clock);
-  const cache = new AuthCache(100_000, options.stationDb?.claims, options.logger);
-  let pruning: NodeJS.Timeout | null = null;
-  const prune = () =>
-    void cache.prune(unixSeconds(clock) - config.authMaxAgeSeconds).catch((error: unknown) => {
-      options.logger?.warn({ err: error }, 'pruning relay-observed logins failed');
-    });
+  const { config, clock, logger } = options;
+  const db = options.stationDb ?? (await openStationDb(config.dataRoot));
+  const replay = new ReplayRecords(db.replay, clock);
+  const challenges = new ChallengeStore(db, clock);
+  const cache = new AuthCache(db.claims, logger);
+  const origins = new StationOrigins(config.auth.publicUrls);
   const observed = new RelayObservedAuth({
     cache,
     challenges,
     clock,
     maxAgeSeconds: config.authMaxAgeSeconds,
+    legacy: config.auth.legacyRelayLogin,
   });
   const authenticator = new Authenticator({
     clock,
@@ -50,23 +53,33 @@ export async function createAuthServices(options: {
     replay,
     challenges,
     observed,
+    origins: origins.describe(),
   });
+  let sweeping: NodeJS.Timeout | null = null;
+  const sweep = () =>
+    Promise.all([
+      replay.sweep(),
+      challenges.sweep(),
+      cache.prune(unixSeconds(clock) - config.authMaxAgeSeconds),
+    ]).catch((error: unknown) => logger?.warn({ err: error }, 'sweeping auth records failed'));
+  const stop = () => {
+    if (sweeping) clearInterval(sweeping);
+    sweeping = null;
+  };
   return {
     authenticator,
     challenges,
     observed,
     cache,
+    origins,
     start: () => {
-      replay.startSweeping();
-      challengeClaims.startSweeping();
-      pruning ??= setInterval(prune, 3_600_000).unref();
-      prune();
+      sweeping ??= setInterval(() => void sweep(), SWEEP_EVERY_MS).unref();
+      void sweep();
     },
-    stop: () => {
-      replay.stopSweeping();
-      challengeClaims.stopSweeping();
-      if (pruning) clearInterval(pruning);
-      pruning = null;
+    stop,
+    close: async () => {
+      stop();
+      if (!options.stationDb) await db.close();
     },
   };
 }

@@ -5,6 +5,7 @@ import { decodeSs58 } from '../identity/ss58.js';
 import { deriveStationWallets, type StationWallets } from '../identity/keys.js';
 import { parseTemplate } from '../economy/payments/command.js';
 import { relayConfig, type RelayConfig } from './relay.js';
+import { authConfig, type AuthConfig } from './auth.js';
 import {
   absolutePath,
   addressList,
@@ -56,6 +57,7 @@ export interface Config {
   scraperConcurrency: number;
   authMaxAgeSeconds: number;
   authRequireProof: boolean;
+  auth: AuthConfig;
   rateLimit: { max: number; windowSeconds: number };
   trustedIps: string[];
   trustedProxies: string[];
@@ -64,9 +66,15 @@ export interface Config {
   paymentConcurrency: number;
   paymentTimeoutSeconds: number;
   paymentMaxAttempts: number;
+  /** A like older than this when the station first sees it is not paid (a replayed old reaction). */
+  likeMaxAgeSeconds: number;
   driveQuotaBytes: number;
-  /** Per-user upload limits, on top of the per-IP rate limit. */
-  uploads: { maxConcurrent: number; maxPerMinute: number };
+  /** Per-user upload limits, and per client address (TRUSTED_IPS exempt), on top of the per-IP rate limit. */
+  uploads: {
+    maxConcurrent: number;
+    maxPerMinute: number;
+    perAddress: { maxConcurrent: number; maxPerMinute: number };
+  };
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
@@ -146,6 +154,7 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
     scraperConcurrency: integer(env, 'SCRAPER_CONCURRENCY', 2, 1, 64),
     authMaxAgeSeconds: integer(env, 'AUTH_MAX_AGE', 86_400, 1, 7 * 86_400),
     authRequireProof: boolean(env, 'AUTH_REQUIRE_PROOF', false),
+    auth: authConfig(env),
     rateLimit: {
       max: integer(env, 'RATE_LIMIT_MAX', 100, 1, 1_000_000),
       windowSeconds: integer(env, 'RATE_LIMIT_WINDOW', 60, 1, 86_400),
@@ -157,10 +166,15 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
     paymentConcurrency: integer(env, 'PAYMENT_CONCURRENCY', 2, 1, 32),
     paymentTimeoutSeconds: integer(env, 'PAYMENT_TIMEOUT', 120, 1, 3_600),
     paymentMaxAttempts: integer(env, 'PAYMENT_MAX_ATTEMPTS', 5, 1, 100),
+    likeMaxAgeSeconds: integer(env, 'LIKE_MAX_AGE', 3_600, 1, 30 * 86_400),
     driveQuotaBytes: integer(env, 'DRIVE_QUOTA_MB', 650, 1, 1_000_000) * 1024 * 1024,
     uploads: {
       maxConcurrent: integer(env, 'UPLOAD_MAX_CONCURRENT', 3, 1, 1_000),
       maxPerMinute: integer(env, 'UPLOAD_MAX_PER_MINUTE', 60, 1, 100_000),
+      perAddress: {
+        maxConcurrent: integer(env, 'UPLOAD_IP_MAX_CONCURRENT', 6, 1, 1_000),
+        maxPerMinute: integer(env, 'UPLOAD_IP_MAX_PER_MINUTE', 60, 1, 100_000),
+      },
     },
     logLevel: oneOf(
       env,

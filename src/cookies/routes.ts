@@ -74,7 +74,7 @@ export async function cookieRoutes(app: FastifyInstance, options: CookieRoutesOp
       const upload = await receiveOwnedUpload(request, {
         staging,
         limits: [cookieSizeLimit],
-        gate: app.uploadGate,
+        gate: app.uploadLimits,
       });
       try {
         const { file, fields, owner } = upload;

@@ -106,14 +106,14 @@ export class CookieVault {
   /** Deletes exactly that domain's file (never a parent's). */
   async remove(owner: Owner, domain: string | null): Promise<void> {
     const path = within(this.deps.users.dirFor(owner.email), cookieFileName(domain));
+    const notFound = () =>
+      new NotFoundError('COOKIE_NOT_FOUND', `There is no cookie file for ${domain ?? 'an unknown domain'}.`);
     const info = await lstat(path).catch(() => null);
-    if (!info?.isFile()) {
-      throw new NotFoundError(
-        'COOKIE_NOT_FOUND',
-        `There is no cookie file for ${domain ?? 'an unknown domain'}.`,
-      );
-    }
-    await unlink(path);
+    if (!info?.isFile()) throw notFound();
+    // Two simultaneous deletions both see the file; the one that loses the race finds nothing to delete.
+    await unlink(path).catch((error: NodeJS.ErrnoException) => {
+      throw error.code === 'ENOENT' ? notFound() : error;
+    });
   }
 
   private singleDomain(scan: CookieScan): string | null {

@@ -52,7 +52,7 @@ export async function driveRoutes(app: FastifyInstance, options: DriveRoutesOpti
       const upload = await receiveOwnedUpload(request, {
         staging: app.drive.staging,
         limits: [quotaLimit(app.drive.quotaBytes)],
-        gate: app.uploadGate,
+        gate: app.uploadLimits,
       });
       try {
         const { file, owner } = upload;
@@ -105,7 +105,8 @@ export async function driveRoutes(app: FastifyInstance, options: DriveRoutesOpti
       },
     },
     async (request) => {
-      const { user } = await request.requireOwner({ npub: request.body.npub ?? null });
+      // Deleting needs proof in the request: a relay-observed login alone never destroys anything.
+      const { user } = await request.requireOwner({ npub: request.body.npub ?? null, requireProof: true });
       const { entry, rootCid } = await app.drive.delete(user, request.body.file_path);
       return {
         success: true as const,

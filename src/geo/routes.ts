@@ -5,6 +5,7 @@ import { Type, type Static } from 'typebox';
 import { PROJECT_ROOT } from '../config/config.js';
 import { BadRequestError } from '../http/errors.js';
 import { errorResponses } from '../http/schemas.js';
+import { trustedAddresses } from '../http/trusted.js';
 import { pageContext, sendHtml, sharedViews } from '../http/views.js';
 import { parseCoordinate } from './coordinates.js';
 import { SystemReport, type SystemQuery } from './system.js';
@@ -43,7 +44,7 @@ const SystemBody = Type.Object({
   CLOSEST_UMAPs: Type.Array(Type.Intersect([Umap, Type.Object({ DISTANCE_KM: Type.Number() })])),
   NOSTR: Type.Array(
     Type.Object({
-      EMAIL: Type.String(),
+      EMAIL: Type.Optional(Type.String({ description: 'Only for callers in TRUSTED_IPS' })),
       HEX: Type.String(),
       LAT: Type.Number(),
       LON: Type.Number(),
@@ -88,12 +89,15 @@ export async function geoRoutes(app: FastifyInstance): Promise<void> {
     ledger: app.ledger,
     logger: app.log,
   });
+  // E-mails are personal data: only the station's swarm sees them.
+  const swarm = trustedAddresses(app.config.trustedIps);
 
   app.get<{ Querystring: Static<typeof Query> }>(
     '/',
     {
       schema: {
         summary: "The station's system JSON: wallets, and local users and UMAP cells around (lat, lon)",
+        description: 'Users’ e-mails are included only for callers in TRUSTED_IPS (the station’s swarm).',
         tags: ['station'],
         produces: ['application/json', 'text/html'],
         querystring: Query,
@@ -101,7 +105,10 @@ export async function geoRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const data = await report.get(readQuery(request.query));
+      const emails = swarm(request.ip);
+      const data = await report.get(readQuery(request.query), { emails });
+      // An answer with e-mails must not be kept by a shared cache and handed to someone else.
+      if (emails) reply.header('cache-control', 'private, no-store');
       const body = {
         version: VERSION,
         uSPOT: `${request.protocol}://${request.host}`,

@@ -29,7 +29,8 @@ export interface SystemData {
   CENTER?: { LAT: number; LON: number; DEG: number };
   CLOSEST_UMAPs: (UmapEntry & { DISTANCE_KM: number })[];
   NOSTR: {
-    EMAIL: string;
+    /** Only in reports for the station's swarm (TRUSTED_IPS): see `SystemReport.get`. */
+    EMAIL?: string;
     HEX: string;
     LAT: number;
     LON: number;
@@ -75,10 +76,15 @@ export class SystemReport {
     });
   }
 
-  async get(query: SystemQuery): Promise<SystemData> {
+  /**
+   * The cached report holds e-mails; callers outside the swarm get a copy without them, made here on every
+   * answer, so nothing the cache hands out to one audience is ever the other's.
+   */
+  async get(query: SystemQuery, audience: { emails: boolean }): Promise<SystemData> {
     const key = query.center ? `${cellKey(umapOf(query.center))}_${query.deg}` : 'all';
-    const data = await this.cache.fetch(key, { context: query });
-    return data!;
+    const data = (await this.cache.fetch(key, { context: query }))!;
+    if (audience.emails) return data;
+    return { ...data, NOSTR: data.NOSTR.map(({ EMAIL: _email, ...user }) => user) };
   }
 
   private async build(query: SystemQuery): Promise<SystemData> {

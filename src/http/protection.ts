@@ -1,8 +1,9 @@
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
-import proxyAddr from 'proxy-addr';
 import type { Config } from '../config/config.js';
+import { connectSources } from './csp.js';
+import { trustedAddresses } from './trusted.js';
 
 /**
  * Per-IP rate limiting (RATE_LIMIT_MAX per RATE_LIMIT_WINDOW, 429 with Retry-After) with the TRUSTED_IPS
@@ -11,12 +12,14 @@ import type { Config } from '../config/config.js';
  * sending the header. Limits are counted per process; a PM2 cluster of N workers allows up to N times more.
  */
 export async function registerProtection(app: FastifyInstance, config: Config): Promise<void> {
-  const trusted = proxyAddr.compile(config.trustedIps);
+  // Before helmet's own onRequest hook, which writes the header.
+  const connectSrc = connectSources(app, config);
+  const trusted = trustedAddresses(config.trustedIps);
   await app.register(rateLimit, {
     global: true,
     max: config.rateLimit.max,
     timeWindow: config.rateLimit.windowSeconds * 1000,
-    allowList: (request) => trusted(request.ip, 0),
+    allowList: (request) => trusted(request.ip),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       code: 'RATE_LIMITED',
@@ -28,11 +31,12 @@ export async function registerProtection(app: FastifyInstance, config: Config): 
       useDefaults: true,
       directives: {
         // Pages load their bundles and stylesheet from this service only; images may come from the gateway
-        // (drive thumbnails) and from the camera (blob:/data: for the QR scanner).
+        // (drive thumbnails) and from the camera (blob:/data: for the QR scanner); sockets go to the
+        // station's relays only.
         'script-src': ["'self'"],
         'img-src': ["'self'", 'data:', 'blob:', config.ipfsGateway],
         'media-src': ["'self'", 'blob:', config.ipfsGateway],
-        'connect-src': ["'self'", 'ws:', 'wss:'],
+        'connect-src': connectSrc,
         'upgrade-insecure-requests': null,
       },
     },

@@ -2,8 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import { sizeRefusal, type SizeLimit, type StagedFile, type StagingArea } from '../fs/staging.js';
 import type { AuthContext } from '../auth/types.js';
 import type { UserRecord } from '../identity/user-files.js';
-import { BadRequestError, PayloadTooLargeError } from './errors.js';
-import type { UploadGate } from './upload-gate.js';
+import { BadRequestError, ForbiddenError, PayloadTooLargeError, UnauthorizedError } from './errors.js';
+import type { UploadLimits } from './upload-gate.js';
 
 export interface UploadedFile extends StagedFile {
   /** As the client named it; sanitised where it is placed. */
@@ -72,38 +72,55 @@ export interface OwnedUpload {
   file: UploadedFile;
   fields: Record<string, string>;
   owner: { auth: AuthContext; user: UserRecord };
-  /** Removes what is left in staging and frees the user's upload slot; call it in a `finally`. */
+  /** Removes what is left in staging and frees the upload slots; call it in a `finally`. */
   finish(): Promise<void>;
 }
 
+const ownerUnknown = () =>
+  new UnauthorizedError(
+    'AUTH_REQUIRED',
+    'Uploads need their owner before the file: send an Authorization: Nostr header, or the npub field before the file part.',
+  );
+
 /**
- * An upload by the owner of the target directory: refused before staging when the credential can never pass
- * (`precheckOwner`), counted against the user's upload limits (`UploadGate`) as soon as the user is known,
- * read, then authenticated in full (NIP-98 payload included) once the body has arrived.
+ * An upload by the owner of the target directory. When the file part starts, the client address takes an
+ * upload slot, and the owner must already be known (the Authorization header, or an `npub` field sent before
+ * the file) and pass `precheckOwner`, then takes a user slot: nothing is staged for nobody, and every staged
+ * upload counts against both limits. Once the body has arrived, the owner is authenticated in full (NIP-98
+ * payload included) and must be the pre-checked key.
  */
 export async function receiveOwnedUpload(
   request: FastifyRequest,
-  options: Omit<UploadFormOptions, 'beforeFile'> & { gate: Pick<UploadGate, 'acquire'> },
+  options: Omit<UploadFormOptions, 'beforeFile'> & {
+    gate: Pick<UploadLimits, 'acquireAddress' | 'acquireUser'>;
+  },
 ): Promise<OwnedUpload> {
-  let release: (() => void) | null = null;
+  const releases: (() => void)[] = [];
+  const release = () => releases.splice(0).forEach((free) => free());
+  let prechecked: string | null = null;
   const form = await receiveUploadForm(request, {
     ...options,
     beforeFile: async (fields) => {
-      const key = await request.precheckOwner({ npub: fields.npub ?? null });
-      if (key) release = options.gate.acquire(key);
+      releases.push(options.gate.acquireAddress(request.ip));
+      prechecked = await request.precheckOwner({ npub: fields.npub ?? null });
+      if (!prechecked) throw ownerUnknown();
+      releases.push(options.gate.acquireUser(prechecked));
     },
   }).catch((error: unknown) => {
-    (release as (() => void) | null)?.();
+    release();
     throw error;
   });
   const finish = async () => {
-    (release as (() => void) | null)?.();
+    release();
     if (form.file) await options.staging.discard(form.file);
   };
   try {
     if (!form.file) throw new BadRequestError('MISSING_FILE', 'Send the file in the form field "file".');
     const owner = await request.requireOwner({ npub: form.fields.npub ?? null });
-    release ??= options.gate.acquire(owner.user.hex);
+    // An npub field repeated after the file must not move the upload to another key than the one checked.
+    if (owner.user.hex !== prechecked) {
+      throw new ForbiddenError('NPUB_MISMATCH', 'The npub after the file is not the one before it.');
+    }
     return { file: form.file, fields: form.fields, owner, finish };
   } catch (error) {
     await finish();

@@ -1,5 +1,7 @@
 import type { Clock } from '../clock.js';
+import type { Config } from '../config/config.js';
 import { AppError } from './errors.js';
+import { trustedAddresses } from './trusted.js';
 
 export class TooManyUploadsError extends AppError {
   constructor(code: string, detail: string, retryAfterSeconds: number) {
@@ -8,18 +10,20 @@ export class TooManyUploadsError extends AppError {
 }
 
 export interface UploadGateOptions {
-  /** Uploads of one user in flight at once. */
+  /** Uploads of one key in flight at once. */
   maxConcurrent: number;
-  /** Uploads one user may start per window. */
+  /** Uploads one key may start per window. */
   maxPerWindow: number;
   windowMs: number;
   clock: Clock;
+  /** Who a key is, in the 429 details ("one user", "one address"). */
+  subject?: string;
 }
 
 /**
- * Per-user limits on uploads, on top of the per-IP rate limit: a user (whatever addresses they come from)
- * runs at most `maxConcurrent` uploads at once and starts at most `maxPerWindow` per window. Counted per
- * process, like the rate limit.
+ * Limits on uploads, on top of the per-IP rate limit: one key (a user, or a client address) runs at most
+ * `maxConcurrent` uploads at once and starts at most `maxPerWindow` per window. Counted per process, like
+ * the rate limit.
  */
 export class UploadGate {
   private readonly inFlight = new Map<string, number>();
@@ -27,44 +31,91 @@ export class UploadGate {
 
   constructor(private readonly options: UploadGateOptions) {}
 
-  /** Takes a slot for `pubkey` or throws 429; call the returned function once the upload is over. */
-  acquire(pubkey: string): () => void {
-    const now = this.options.clock.now();
-    const recent = (this.started.get(pubkey) ?? []).filter((at) => now - at < this.options.windowMs);
-    if (recent.length >= this.options.maxPerWindow) {
-      const retry = Math.ceil((recent[0]! + this.options.windowMs - now) / 1000);
+  /** Takes a slot for `key` or throws 429; call the returned function once the upload is over. */
+  acquire(key: string): () => void {
+    const { clock, windowMs, maxPerWindow, maxConcurrent, subject = 'one user' } = this.options;
+    const now = clock.now();
+    const recent = (this.started.get(key) ?? []).filter((at) => now - at < windowMs);
+    if (recent.length >= maxPerWindow) {
+      const retry = Math.ceil((recent[0]! + windowMs - now) / 1000);
       throw new TooManyUploadsError(
         'UPLOAD_RATE_LIMITED',
-        `At most ${this.options.maxPerWindow} uploads per ${this.options.windowMs / 1000} s for one user; retry in ${retry} s.`,
+        `At most ${maxPerWindow} uploads per ${windowMs / 1000} s for ${subject}; retry in ${retry} s.`,
         retry,
       );
     }
-    const running = this.inFlight.get(pubkey) ?? 0;
-    if (running >= this.options.maxConcurrent) {
+    const running = this.inFlight.get(key) ?? 0;
+    if (running >= maxConcurrent) {
       throw new TooManyUploadsError(
         'UPLOAD_CONCURRENCY_LIMITED',
-        `At most ${this.options.maxConcurrent} uploads at once for one user; wait for one to finish.`,
+        `At most ${maxConcurrent} uploads at once for ${subject}; wait for one to finish.`,
         1,
       );
     }
     recent.push(now);
-    this.started.set(pubkey, recent);
-    this.inFlight.set(pubkey, running + 1);
+    this.started.set(key, recent);
+    this.inFlight.set(key, running + 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      const left = (this.inFlight.get(pubkey) ?? 1) - 1;
-      if (left > 0) this.inFlight.set(pubkey, left);
-      else this.inFlight.delete(pubkey);
+      const left = (this.inFlight.get(key) ?? 1) - 1;
+      if (left > 0) this.inFlight.set(key, left);
+      else this.inFlight.delete(key);
     };
   }
 
-  /** Forgets windows that have passed, so keys of users who stopped uploading do not stay in memory. */
+  /** Forgets windows that have passed, so keys that stopped uploading do not stay in memory. */
   prune(): void {
     const now = this.options.clock.now();
     for (const [key, times] of this.started) {
       if (times.every((at) => now - at >= this.options.windowMs)) this.started.delete(key);
     }
+  }
+}
+
+/**
+ * The two gates every upload passes: its client address when the file part starts (TRUSTED_IPS exempt, as
+ * from the rate limit), then its owner. The address gate keeps one address from cycling through many keys
+ * (registration is open), the user gate one key from cycling through many addresses.
+ */
+export class UploadLimits {
+  private readonly trusted: (ip: string) => boolean;
+
+  constructor(
+    readonly byUser: UploadGate,
+    readonly byAddress: UploadGate,
+    trustedIps: readonly string[],
+  ) {
+    this.trusted = trustedAddresses(trustedIps);
+  }
+
+  static fromConfig(config: Config, clock: Clock): UploadLimits {
+    const gate = (limits: Config['uploads']['perAddress'], subject: string) =>
+      new UploadGate({
+        maxConcurrent: limits.maxConcurrent,
+        maxPerWindow: limits.maxPerMinute,
+        windowMs: 60_000,
+        clock,
+        subject,
+      });
+    return new UploadLimits(
+      gate(config.uploads, 'one user'),
+      gate(config.uploads.perAddress, 'one address'),
+      config.trustedIps,
+    );
+  }
+
+  acquireAddress(ip: string): () => void {
+    return this.trusted(ip) ? () => undefined : this.byAddress.acquire(ip);
+  }
+
+  acquireUser(pubkey: string): () => void {
+    return this.byUser.acquire(pubkey);
+  }
+
+  prune(): void {
+    this.byUser.prune();
+    this.byAddress.prune();
   }
 }

@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { LatLon } from '../geo/coordinates.js';
 import { ConflictError } from '../http/errors.js';
 import { within } from '../fs/paths.js';
-import { normaliseEmail, requireEmail } from './email.js';
+import { normaliseEmail, requireEmail, requireRegistrationEmail } from './email.js';
 import { deriveTwinKeys, randomCredential, type TwinKeys } from './keys.js';
 import { readUserDir, writeUserDir, type UserRecord } from './user-files.js';
 
@@ -100,7 +100,7 @@ export class UserStore {
   }
 
   async create(input: NewUser): Promise<CreatedUser> {
-    const email = requireEmail(input.email);
+    const email = requireRegistrationEmail(input.email);
     const target = this.dirFor(email);
     if (await this.findByEmail(email))
       throw new ConflictError('USER_EXISTS', `${email} is already registered.`);

@@ -2,34 +2,61 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 
-/** A relay-observed login (kind 22242), kept so it survives a restart: the event itself is ephemeral. */
+/**
+ * A relay-observed login (kind 22242), kept so it survives a restart (the event itself is ephemeral), bound to
+ * the client address that asked for its challenge ('*' for a legacy login without one).
+ */
 export interface ObservedClaim {
   id: string;
   pubkey: string;
+  address: string;
   createdAt: number;
 }
 
+/** A NIP-42 challenge issued by `GET /api/nip42/challenge`: for one key, asked from one client address. */
+export interface IssuedChallenge {
+  pubkey: string;
+  address: string;
+  issuedAt: number;
+  expiresAt: number;
+}
+
+type Db<V, K extends string | string[] | (string | number)[]> = Pick<
+  Database<V, K>,
+  'get' | 'put' | 'remove' | 'getRange' | 'transaction' | 'ifNoExists' | 'getKeysCount'
+>;
+
 export interface StationDb {
-  /** pubkey → newest accepted kind-22242 claim. */
-  claims: Pick<Database<ObservedClaim, string>, 'get' | 'put' | 'remove' | 'getRange'>;
+  /** [pubkey, address] → newest accepted kind-22242 claim. */
+  claims: Db<ObservedClaim, [string, string]>;
+  /** challenge → the key and address it was issued to. */
+  challenges: Db<IssuedChallenge, string>;
+  /** [address, issuedAt, challenge]: bounds the challenges pending per address. */
+  challengesByAddress: Db<true, [string, number, string]>;
+  /** NIP-98 event id → unix seconds until which it is remembered (each id is accepted once). */
+  replay: Db<number, string>;
   /** Small named values: the bot's resume point per relay. */
-  meta: Pick<Database<number, string>, 'get' | 'put'>;
+  meta: Db<number, string>;
   close(): Promise<void>;
 }
 
 /**
  * The station's own small state (not the relay's events), in LMDB under `DATA_ROOT/station/state`: every
- * worker of a PM2 cluster and the CLI open the same environment, and reads are synchronous memory-map reads.
+ * worker of a PM2 cluster and the CLI open the same environment, writes are atomic across processes, and
+ * reads are synchronous memory-map reads.
  */
 export async function openStationDb(dataRoot: string): Promise<StationDb> {
   const path = join(dataRoot, 'station', 'state');
   await mkdir(path, { recursive: true, mode: 0o700 });
-  const root: RootDatabase = open({ path, compression: false });
-  const claims = root.openDB<ObservedClaim, string>({ name: 'auth-claims' });
-  const meta = root.openDB<number, string>({ name: 'meta' });
+  // Same settings as the relay store (docs in src/relay/store/lmdb-event-store.ts): a failed commit must
+  // reject the write it belongs to, never an orphan promise.
+  const root: RootDatabase = open({ path, compression: false, eventTurnBatching: false });
   return {
-    claims,
-    meta,
+    claims: root.openDB<ObservedClaim, [string, string]>({ name: 'auth-claims-v2' }),
+    challenges: root.openDB<IssuedChallenge, string>({ name: 'challenges' }),
+    challengesByAddress: root.openDB<true, [string, number, string]>({ name: 'challenges-by-address' }),
+    replay: root.openDB<number, string>({ name: 'nip98-replay' }),
+    meta: root.openDB<number, string>({ name: 'meta' }),
     close: () => root.close(),
   };
 }

@@ -22,12 +22,17 @@ describe('auth plugin: NIP-98 bound to the request', () => {
     users = await UserStore.open(`${dir.path}/game`, { uplanetName: 'test', watch: false });
     const created = await users.create({ email: 'owner@example.org' });
     owner = keyFromSecret(created.keys.nostr.secretKey);
-    const config = { tmpDir: `${dir.path}/tmp`, authMaxAgeSeconds: 86_400, authRequireProof: false };
+    const config = {
+      dataRoot: `${dir.path}/game`,
+      authMaxAgeSeconds: 86_400,
+      authRequireProof: false,
+      auth: { publicUrls: [], legacyRelayLogin: false },
+    };
     const auth = await createAuthServices({ config, clock });
     app = Fastify();
     registerErrorHandling(app);
     await app.register(multipart);
-    registerAuth(app, auth.authenticator, users, clock);
+    registerAuth(app, auth.authenticator, users, clock, auth.origins);
     app.post('/echo', async (request) => {
       const { auth: who, user } = await request.requireOwner({
         npub: (request.body as { npub?: string }).npub,

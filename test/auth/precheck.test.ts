@@ -12,16 +12,25 @@ describe('Authenticator.precheck', () => {
   const request = (authorization?: string) => ({
     authorization,
     url,
+    address: '127.0.0.1',
     method: 'POST',
     bodyDigest: () => Promise.resolve('0'.repeat(64)),
   });
 
   beforeAll(async () => {
     dir = await tempDir();
-    const config = { tmpDir: dir.path, authMaxAgeSeconds: 3600, authRequireProof: false };
+    const config = {
+      dataRoot: dir.path,
+      authMaxAgeSeconds: 3600,
+      authRequireProof: false,
+      auth: { publicUrls: [], legacyRelayLogin: false },
+    };
     auth = await createAuthServices({ config, clock: { now: () => Date.now() } });
   });
-  afterAll(() => dir.cleanup());
+  afterAll(async () => {
+    await auth.close();
+    await dir.cleanup();
+  });
 
   it('answers the key of a valid NIP-98 header without consuming it', async () => {
     const header = nip98Header(key, url, 'POST');
@@ -52,7 +61,7 @@ describe('Authenticator.precheck', () => {
   });
 
   it('checks an issued challenge without consuming it', async () => {
-    const { challenge } = await auth.challenges.issue(key.hex);
+    const { challenge } = await auth.challenges.issue(key.hex, '127.0.0.1');
     const header = authorizationHeader(signEvent(key, { kind: 22242, tags: [['challenge', challenge]] }));
     expect(await auth.authenticator.precheck(request(header))).toBe(key.hex);
     expect((await auth.authenticator.authenticate(request(header))).method).toBe('challenge');

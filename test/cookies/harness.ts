@@ -37,11 +37,12 @@ export function vault(
 }
 
 /** The NIP-98 replay cache records every accepted event id: authentication state, not an upload. */
-const AUTH_STATE = join('tmp', 'auth');
+/** The station database (auth replay records, challenges, logins): written by every authenticated request. */
+const AUTH_STATE = join('game', 'station', 'state');
 
 /**
  * Every file under `root` with its size, mode and mtime: "nothing written anywhere" is a snapshot
- * comparison (the authentication replay cache aside).
+ * comparison (the station database of authentication records aside).
  */
 export async function snapshot(root: string): Promise<Record<string, string>> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true });

@@ -164,7 +164,11 @@ describe('POST /api/fileupload: cookie intake', () => {
         method: 'POST',
         url: '/api/fileupload',
         payload: '--x\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nabc',
-        headers: { 'content-type': 'multipart/form-data; boundary=x' },
+        headers: {
+          'content-type': 'multipart/form-data; boundary=x',
+          // Signed, so the body is read at all: an upload without an owner is refused (401) before it is.
+          authorization: nip98Header(alice, 'http://localhost/api/fileupload', 'POST'),
+        },
       });
       expect(res.statusCode).toBe(400);
       expect(await snapshot(t.root)).toEqual(before);

@@ -172,8 +172,18 @@ describe('the vault wants proof of possession, not a relay-observed event', () =
     t = await buildTestApp({ overrides: { relay: client } });
     streams = startStreams({ client, auth: t.deps.auth });
     carol = await register(t, 'carol@example.org');
-    await publish(relay.url, signEvent(carol, { kind: 22242, tags: [['relay', relay.url]] }));
-    await waitFor(() => t.deps.auth.cache.lookup(carol.hex, 0) !== null);
+    const { challenge } = (await t.app.inject({ url: `/api/nip42/challenge?npub=${carol.npub}` })).json();
+    await publish(
+      relay.url,
+      signEvent(carol, {
+        kind: 22242,
+        tags: [
+          ['relay', relay.url],
+          ['challenge', challenge],
+        ],
+      }),
+    );
+    await waitFor(() => t.deps.auth.cache.lookup(carol.hex, '127.0.0.1', 0) !== null);
   });
   afterAll(async () => {
     streams.unsubscribe();

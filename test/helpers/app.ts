@@ -36,7 +36,8 @@ export async function buildTestApp(
   // Without a relay given, a client that is never started: relay-observed auth finds nothing.
   const relay: RelayLink =
     options.overrides?.relay ?? new RelayClient({ url: 'ws://127.0.0.1:9', filters: () => [] });
-  const auth = options.overrides?.auth ?? (await createAuthServices({ config, clock, logger }));
+  const ownAuth = options.overrides?.auth ? null : await createAuthServices({ config, clock, logger });
+  const auth = options.overrides?.auth ?? ownAuth!;
   const deps: AppDeps = { config, clock, logger, users, auth, relay, ...options.overrides };
   const app = await buildApp(deps);
   await app.ready();
@@ -47,6 +48,7 @@ export async function buildTestApp(
     root: dir.path,
     close: async () => {
       await app.close();
+      await ownAuth?.close();
       users.close();
       await dir.cleanup();
     },

@@ -9,7 +9,7 @@ export interface FormPart {
 }
 
 /** A multipart/form-data body as browsers send it (UTF-8 file names as raw bytes), parts in the given order. */
-function multipart(
+export function multipart(
   parts: FormPart[],
   boundary = '----stationTestBoundary',
 ): { body: Buffer; contentType: string } {
@@ -37,13 +37,14 @@ export function postForm(
   parts: FormPart[],
   auth: TestKey | string | null,
   createdAt?: number,
+  remoteAddress = '127.0.0.1',
 ) {
   const { body, contentType } = multipart(parts);
   const headers: Record<string, string> = { 'content-type': contentType };
   if (typeof auth === 'string') headers.authorization = auth;
   else if (auth)
     headers.authorization = nip98Header(auth, `http://localhost${path}`, 'POST', { body, createdAt });
-  return t.app.inject({ method: 'POST', url: path, payload: body, headers });
+  return t.app.inject({ method: 'POST', url: path, payload: body, headers, remoteAddress });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { open } from 'node:fs/promises';
 import { localTimestamp, type Clock } from '../../clock.js';
+import { limitGroup } from '../../process/group.js';
 
 export interface ScriptRun {
   script: string;
@@ -26,14 +27,6 @@ export interface ScriptResult {
   spawnError?: string;
 }
 
-function killGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-    // ESRCH: the group is already gone.
-  }
-}
-
 /**
  * Runs one scraper script in its own process group (detached), with no shell and its output appended to
  * the log file. At the time limit the whole group gets SIGTERM, then SIGKILL, so helpers it started
@@ -45,36 +38,23 @@ export async function runScript(run: ScriptRun): Promise<ScriptResult> {
   try {
     await log.write(`=== ${localTimestamp(started)} start ${run.script} ${run.args.join(' ')}\n`);
     return await new Promise<ScriptResult>((resolve) => {
-      let timedOut = false;
-      let killer: NodeJS.Timeout | null = null;
       const child = spawn(run.script, run.args, {
         cwd: run.cwd,
         env: run.env,
         detached: true,
         stdio: ['ignore', log.fd, log.fd],
       });
-      const stop = () => {
-        if (child.pid === undefined || killer) return;
-        killGroup(child.pid, 'SIGTERM');
-        killer = setTimeout(
-          () => child.pid !== undefined && killGroup(child.pid, 'SIGKILL'),
-          run.killGraceMs ?? 5_000,
-        );
-      };
-      const limit = setTimeout(() => {
-        timedOut = true;
-        stop();
-      }, run.timeoutMs);
-      run.signal?.addEventListener('abort', stop, { once: true });
+      const group = limitGroup(child, {
+        timeoutMs: run.timeoutMs,
+        graceMs: run.killGraceMs ?? 5_000,
+        signal: run.signal,
+      });
       let finished = false;
       const finish = (result: Omit<ScriptResult, 'timedOut' | 'durationMs'>) => {
         if (finished) return;
         finished = true;
-        clearTimeout(limit);
-        if (killer) clearTimeout(killer);
-        run.signal?.removeEventListener('abort', stop);
-        if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL');
-        resolve({ ...result, timedOut, durationMs: run.clock.now() - started });
+        group.end();
+        resolve({ ...result, timedOut: group.timedOut, durationMs: run.clock.now() - started });
       };
       child.once('error', (error) => finish({ exitCode: null, signal: null, spawnError: error.message }));
       child.once('exit', (exitCode, signal) => finish({ exitCode, signal }));

@@ -5,6 +5,8 @@ import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
 import { AppError, NotFoundError } from '../../http/errors.js';
 import { listen } from '../../http/listen.js';
+import { answerClientError } from '../../http/client-errors.js';
+import type { Socket } from 'node:net';
 import { contentTypeForName, sniffContentType } from './content-type.js';
 import { directoryListing } from './gateway-listing.js';
 import { parseRange } from './http-range.js';
@@ -24,6 +26,12 @@ export interface Gateway {
   url: string;
   close(): Promise<void>;
 }
+
+/**
+ * Every answer is inert: anyone's upload (an .html, an .svg) is served without scripts, plugins or its own
+ * origin (`sandbox`), and never as another type than declared. Give the gateway its own host name anyway.
+ */
+const INERT = { 'content-security-policy': 'sandbox', 'x-content-type-options': 'nosniff' };
 
 /** Content under a CID never changes. */
 const IMMUTABLE = 'public, max-age=29030400, immutable';
@@ -107,7 +115,6 @@ async function handle(
   res.setHeader('cache-control', IMMUTABLE);
   // Header values must be ASCII: names are percent-encoded as in a URL.
   res.setHeader('x-ipfs-path', `/ipfs/${parsed.path.split('/').map(encodeURIComponent).join('/')}`);
-  res.setHeader('x-content-type-options', 'nosniff');
   res.setHeader('access-control-allow-origin', '*');
   if (req.headers['if-none-match'] === etag) {
     res.writeHead(304).end();
@@ -133,10 +140,13 @@ export async function startGateway(store: GatewayStore, options: GatewayOptions)
     // The UnixFS exporter listens on the signal once per block read in flight.
     setMaxListeners(0, controller.signal);
     res.on('close', () => controller.abort());
+    for (const [name, value] of Object.entries(INERT)) res.setHeader(name, value);
     handle(req, res, store, controller.signal).catch((error: unknown) => {
       if (!controller.signal.aborted) sendError(res, error, options.logger);
     });
   });
+  // What Node's parser refuses is answered `{detail, code}` here too, as on the API.
+  server.on('clientError', (error, socket) => answerClientError(error, socket as Socket, options.logger));
   const { port, urlHost } = await listen(server, options.host, options.port);
   return {
     url: `http://${urlHost === '0.0.0.0' ? '127.0.0.1' : urlHost}:${port}`,

@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { limitGroup } from '../../process/group.js';
 
 /** The values a payment command receives (CONTRACT §9). */
 export interface PaymentArgs {
@@ -24,6 +25,9 @@ export class PaymentCommandError extends Error {
 
 const PLACEHOLDER = /\{(dunikey|amount_g1|cents|to|comment)\}/g;
 const OUTPUT_TAIL = 500;
+/** Per stream: a command printing more is stopped. */
+const MAX_OUTPUT = 256 * 1024;
+const PIPE_GRACE_MS = 1_000;
 
 /**
  * Splits a `PAYMENT_COMMAND` template into program and arguments, as a shell would for plain words and
@@ -73,42 +77,82 @@ function tail(text: string): string {
   return text.length > OUTPUT_TAIL ? text.slice(-OUTPUT_TAIL) : text;
 }
 
-/** Runs one transfer without a shell, within a time limit; never throws. */
-export function runPaymentCommand(
-  argv: readonly string[],
-  options: { timeoutMs: number; env?: NodeJS.ProcessEnv },
-): Promise<CommandOutcome> {
+/** Collects a child's output, up to `max` bytes; `over` is set once more arrived. */
+function collect(stream: NodeJS.ReadableStream | null, max: number, over: () => void) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  stream?.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > max) over();
+    else chunks.push(chunk);
+  });
+  return () => Buffer.concat(chunks).toString('utf8');
+}
+
+export interface RunOptions {
+  timeoutMs: number;
+  /** Between SIGTERM and SIGKILL of the command's process group at the time limit. */
+  killGraceMs?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Runs one transfer without a shell, in its own process group, within a time limit; never throws. At the
+ * limit the whole group gets SIGTERM, then SIGKILL: the command's own children (the real transfer) end
+ * with it, and so do stragglers once it exits.
+ */
+export function runPaymentCommand(argv: readonly string[], options: RunOptions): Promise<CommandOutcome> {
   const [program, ...rest] = argv;
   return new Promise((resolve) => {
-    execFile(
-      program ?? '',
-      rest,
-      {
-        timeout: options.timeoutMs,
-        killSignal: 'SIGKILL',
-        maxBuffer: 256 * 1024,
-        env: options.env ?? process.env,
-        windowsHide: true,
-      },
-      (error, stdout, stderr) => {
-        const output = tail(`${stdout}${stderr ? `\n${stderr}` : ''}`.trim());
-        if (!error) return resolve({ kind: 'sent', output });
-        const failure = error as NodeJS.ErrnoException & { killed?: boolean; signal?: string | null };
-        // A failed spawn (ENOENT, EACCES…) means the program never ran, so nothing was paid.
-        if (failure.syscall?.startsWith('spawn'))
-          return resolve({
-            kind: 'failed',
-            error: `cannot run the command: ${String(failure.code)}`,
-            output,
-          });
-        if (failure.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER')
-          return resolve({ kind: 'unknown', error: 'killed: too much output', output });
-        if (failure.killed || failure.signal) {
-          const why = failure.killed ? 'killed: time limit reached' : `killed by ${failure.signal}`;
-          return resolve({ kind: 'unknown', error: why, output });
-        }
-        resolve({ kind: 'failed', error: `exit code ${String(failure.code)}`, output });
-      },
+    const child = spawn(program ?? '', rest, {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: options.env ?? process.env,
+      windowsHide: true,
+    });
+    const group = limitGroup(child, { timeoutMs: options.timeoutMs, graceMs: options.killGraceMs ?? 5_000 });
+    let tooMuch = false;
+    const overflow = () => {
+      tooMuch = true;
+      group.stop();
+    };
+    const stdout = collect(child.stdout, MAX_OUTPUT, overflow);
+    const stderr = collect(child.stderr, MAX_OUTPUT, overflow);
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+    let settled = false;
+    const settle = (outcome: CommandOutcome) => {
+      if (settled) return;
+      settled = true;
+      group.end();
+      resolve(outcome);
+    };
+    const output = () => {
+      const err = stderr();
+      return tail(`${stdout()}${err ? `\n${err}` : ''}`.trim());
+    };
+    // A failed spawn (ENOENT, EACCES…) means the program never ran, so nothing was paid.
+    child.once('error', (error: NodeJS.ErrnoException) =>
+      settle({ kind: 'failed', error: `cannot run the command: ${String(error.code)}`, output: output() }),
     );
+    child.once('exit', (code, signal) => {
+      exit = { code, signal };
+      // Stragglers holding the pipes would keep 'close' from ever coming: end the group, and stop reading
+      // soon after in case one escaped it (setsid).
+      group.end();
+      setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+      }, PIPE_GRACE_MS).unref();
+    });
+    child.once('close', () => {
+      if (!exit) return;
+      if (tooMuch) return settle({ kind: 'unknown', error: 'killed: too much output', output: output() });
+      if (group.timedOut)
+        return settle({ kind: 'unknown', error: 'killed: time limit reached', output: output() });
+      if (exit.signal)
+        return settle({ kind: 'unknown', error: `killed by ${exit.signal}`, output: output() });
+      if (exit.code === 0) return settle({ kind: 'sent', output: output() });
+      settle({ kind: 'failed', error: `exit code ${String(exit.code)}`, output: output() });
+    });
   });
 }

@@ -15,10 +15,17 @@ import { likeComment, readReaction, type IgnoredReason } from './reaction.js';
 import type { PaymentRecord } from './record.js';
 
 export type ReactionOutcome =
-  'queued' | 'capped' | 'duplicate' | 'liker-not-local' | 'unknown-payee' | 'same-wallet' | IgnoredReason;
+  | 'queued'
+  | 'capped'
+  | 'duplicate'
+  | 'stale'
+  | 'liker-not-local'
+  | 'unknown-payee'
+  | 'same-wallet'
+  | IgnoredReason;
 
 export interface PaymentServiceDeps {
-  config: Pick<Config, 'wallets' | 'paymentDailyCapZen'>;
+  config: Pick<Config, 'wallets' | 'paymentDailyCapZen' | 'likeMaxAgeSeconds'>;
   clock: Clock;
   users: Pick<UserLookup, 'findByHex' | 'dirFor'>;
   payees: Pick<PayeeResolver, 'resolve'>;
@@ -78,6 +85,16 @@ export class PaymentService {
     )
       return 'liker-not-local';
     if (await journal.has(like.reactionId)) return 'duplicate';
+    // A reaction signed long ago and republished here (or replayed from another relay) would otherwise be
+    // paid again on every station that never saw it: only likes fresh when first seen pay.
+    const ageSeconds = Math.floor(clock.now() / 1000) - event.created_at;
+    if (ageSeconds > this.deps.config.likeMaxAgeSeconds) {
+      logger?.info(
+        { reaction: like.reactionId, liker: liker.email, age_s: ageSeconds },
+        'like not paid: older than LIKE_MAX_AGE when first seen',
+      );
+      return 'stale';
+    }
 
     const payee = await this.deps.payees.resolve(like.authorHex);
     if (!payee) {
@@ -137,6 +154,7 @@ export interface PaymentsSetup {
     | 'paymentConcurrency'
     | 'paymentTimeoutSeconds'
     | 'paymentMaxAttempts'
+    | 'likeMaxAgeSeconds'
   >;
   clock: Clock;
   users: Pick<UserLookup, 'findByHex' | 'dirFor'>;

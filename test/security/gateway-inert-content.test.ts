@@ -1,0 +1,73 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGateway, type Gateway } from '../../src/drive/store/gateway.js';
+import type { Manifest } from '../../src/drive/manifest.js';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { postUpload, register, type Owner } from '../helpers/multipart.js';
+
+const HTML = '<!doctype html><script>document.title = document.cookie</script><p>hi</p>';
+const SVG = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>';
+
+/** Gateway content is inert: user uploads are served sandboxed, never sniffed into something else. */
+describe('embedded gateway: uploaded active content', () => {
+  let t: TestApp;
+  let gateway: Gateway;
+  let owner: Owner;
+  let manifest: Manifest;
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    gateway = await startGateway(t.app.contentStore, { host: '127.0.0.1', port: 0 });
+    owner = await register(t, 'pages@example.org');
+    for (const [filename, value] of [
+      ['page.html', HTML],
+      ['image.svg', SVG],
+    ] as const) {
+      const res = await postUpload(t, '/api/upload', {
+        npub: owner.npub,
+        file: { filename, value },
+        signer: owner,
+      });
+      expect(res.statusCode).toBe(200);
+    }
+    manifest = JSON.parse(await readFile(join(owner.dir, 'APP', 'uDRIVE', 'manifest.json'), 'utf8'));
+  });
+  afterAll(async () => {
+    await gateway.close();
+    await t.close();
+  });
+
+  const link = (name: string) => manifest.files.find((f) => f.name === name)!.ipfs_link;
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    fetch(`${gateway.url}${path}`, { headers });
+
+  function expectInert(response: Response) {
+    expect(response.headers.get('content-security-policy')).toBe('sandbox');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  }
+
+  it.each([
+    ['page.html', 'text/html', HTML],
+    ['image.svg', 'image/svg+xml', SVG],
+  ])('serves %s sandboxed and nosniff', async (name, type, content) => {
+    const response = await get(`/ipfs/${link(name)}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain(type);
+    expectInert(response);
+    expect(await response.text()).toBe(content);
+  });
+
+  it('keeps Range working, and the bare CID and the directory listing inert too', async () => {
+    const partial = await get(`/ipfs/${link('page.html')}`, { range: 'bytes=0-8' });
+    expect(partial.status).toBe(206);
+    expect(await partial.text()).toBe(HTML.slice(0, 9));
+    expectInert(partial);
+    const entry = manifest.files.find((f) => f.name === 'image.svg')!;
+    expectInert(await get(`/ipfs/${entry.cid}`));
+    const listing = await get(`/ipfs/${entry.ipfs_link.split('/')[0]}`);
+    expect(listing.headers.get('content-type')).toContain('text/html');
+    expectInert(listing);
+    expectInert(await get('/ipfs/not-a-cid'));
+  });
+});
