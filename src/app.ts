@@ -3,6 +3,8 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { registerOpenApi } from './http/openapi.js';
 import { registerProtection } from './http/protection.js';
+import { registerCors } from './http/cors.js';
+import { pendingRoutes } from './http/pending.js';
 import { UploadLimits } from './http/upload-gate.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
@@ -17,6 +19,9 @@ import { createLedger } from './economy/cached-ledger.js';
 import type { Ledger } from './economy/ledger.js';
 import { economyRoutes } from './economy/routes.js';
 import { geoRoutes } from './geo/routes.js';
+import { geolinksRoutes } from './geo/geolinks.js';
+import { myGpsRoutes } from './geo/my-gps.js';
+import { balancesRoutes } from './economy/batch.js';
 import { viewAssetRoutes } from './http/views.js';
 import { registerAuth } from './auth/plugin.js';
 import { authRoutes } from './auth/routes.js';
@@ -31,7 +36,7 @@ import { cookieRoutes } from './cookies/routes.js';
 import { CookieVault } from './cookies/vault.js';
 import { looksLikeNetscapeCookies } from './cookies/netscape.js';
 import { registerDrive } from './drive/plugin.js';
-import { uploadToDrive } from './drive/routes.js';
+import { uploadMediaToDrive } from './drive/routes.js';
 import type { ContentStore } from './drive/store/types.js';
 
 /** Everything the HTTP surface needs, built by `main.ts` (or by a test with temp dirs and loopback servers). */
@@ -99,6 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerUrlLimit(app);
   await registerProtection(app, deps.config);
+  await registerCors(app);
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   // Multipart is registered here once, for every upload route (cookie intake and the drive): register it
   // nowhere else. One file per request; the drive quota bounds a file.
@@ -113,6 +119,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(viewAssetRoutes);
   await app.register(economyRoutes);
   await app.register(geoRoutes);
+  await app.register(geolinksRoutes);
+  await app.register(myGpsRoutes);
+  await app.register(balancesRoutes);
+  await app.register(pendingRoutes);
   await app.register(authRoutes);
   await app.register(viewRoutes);
   await app.register(assetRoutes);
@@ -127,10 +137,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       accept: (user, path) => app.cookies.accept(user, path),
     },
   });
-  // Non-cookie files sent to /api/fileupload go to the drive, as /api/upload would.
+  // Non-cookie files sent to /api/fileupload go to the drive, answered with UPassport's media fields.
   await app.register(cookieRoutes, {
     staging: app.drive.staging,
-    nonCookie: (_request, upload, owner) => uploadToDrive(app, owner.user, upload.file),
+    nonCookie: (_request, upload, owner) => uploadMediaToDrive(app, owner.user, upload.file, upload.fields),
   });
   return app;
 }

@@ -123,8 +123,6 @@ export async function startStation(
     logger,
     scraper: { at: config.scraperAt, clock, logger, scan: (signal) => scraper.scan({}, signal) },
   });
-  client.start();
-  checkpoint.start();
   auth.start();
   payments.start();
 
@@ -139,6 +137,9 @@ export async function startStation(
     relayStore: embeddedRelay ? () => embeddedRelay.health().store : undefined,
   });
   const url = await app.listen({ port: config.port, host: config.host });
+  // The bot's back-fill (up to a day of events) starts once the API answers, not before it.
+  client.start();
+  checkpoint.start();
   logger.info({ url, relay: relayUrl }, 'station service listening');
   // Embedded content store only (IPFS_API unset): its read-only gateway on IPFS_GATEWAY's port.
   const gateway = await startDriveGateway(config, app.contentStore, logger);

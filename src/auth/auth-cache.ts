@@ -20,6 +20,7 @@ export class AuthCache {
     private readonly persisted: StationDb['claims'],
     private readonly logger?: Logger,
     maxEntries = 100_000,
+    private readonly byAddress?: StationDb['claimsByAddress'],
   ) {
     this.entries = new LRUCache({ max: maxEntries });
   }
@@ -28,9 +29,11 @@ export class AuthCache {
     const known = this.read(claim.pubkey, claim.address);
     if (known && known.createdAt >= claim.createdAt) return;
     this.entries.set(`${claim.pubkey}|${claim.address}`, claim);
-    this.persisted.put([claim.pubkey, claim.address], claim).catch((error: unknown) => {
-      this.logger?.warn({ err: error }, 'relay-observed login not persisted');
-    });
+    const saved = Promise.all([
+      this.persisted.put([claim.pubkey, claim.address], claim),
+      this.byAddress?.put([claim.address, claim.pubkey], claim.createdAt),
+    ]);
+    saved.catch((error: unknown) => this.logger?.warn({ err: error }, 'relay-observed login not persisted'));
   }
 
   /** The newest claim of `pubkey` from `address` (or a legacy one for any address) not older than `since`. */
@@ -40,6 +43,17 @@ export class AuthCache {
       if (entry && entry.createdAt >= since) return entry;
     }
     return null;
+  }
+
+  /** Keys with a login from `address` not older than `since` (the pages' uploads name no key before the file). */
+  keysAt(address: string, since: number): string[] {
+    if (!this.byAddress) return [];
+    const keys: string[] = [];
+    for (const { key, value } of this.byAddress.getRange({ start: [address], end: [address, '\uffff'] })) {
+      if (value >= since) keys.push(key[1]);
+      if (keys.length > 1) break;
+    }
+    return keys;
   }
 
   /** Removes persisted claims older than `before`; run now and then so the database stays small. */

@@ -20,6 +20,8 @@ export interface AuthRequest {
   url: string | null;
   /** Client address (through TRUSTED_PROXIES): challenges and relay-observed logins are bound to it. */
   address: string;
+  /** The `Origin` header, when the client sent one (browsers do on cross-origin requests and on POSTs). */
+  origin?: string;
   method: string;
   /** SHA-256 hex of the raw body; only awaited when a NIP-98 event carries a payload tag. */
   bodyDigest: () => Promise<string>;
@@ -35,9 +37,11 @@ export interface AuthenticatorDeps {
   requireProof: boolean;
   replay: Pick<ReplayRecords, 'claim'>;
   challenges: Pick<ChallengeStore, 'consume' | 'check'>;
-  observed: Pick<RelayObservedAuth, 'find' | 'lastRefusal'>;
+  observed: Pick<RelayObservedAuth, 'find' | 'lastRefusal' | 'soleLogin'>;
   /** Where a NIP-98 `u` tag should point, for the refusal message. */
   origins?: string;
+  /** Whether an Origin header is one of the station's own for this request (`StationOrigins.allowsOrigin`). */
+  ownOrigin: (origin: string, requestUrl: string | null) => boolean;
 }
 
 const CHALLENGE_REFUSALS: Record<Exclude<ChallengeVerdict, 'ok'>, [string, string]> = {
@@ -63,12 +67,16 @@ export class Authenticator {
   /**
    * Everything that can be checked before the body is read: signature, time window, URL and method of a
    * header event, an issued challenge (not consumed), or a relay-observed event for the named key. Lets an
-   * upload be refused before it is streamed to disk. Returns the key, or null when nothing names one yet (no
-   * header, no npub): the final `authenticate` decides then.
+   * upload be refused before it is streamed to disk. With neither a header nor an npub, the one key logged in
+   * on the relay from this address stands for the caller (the UPlanet pages send `file` before `npub`); null
+   * when there is none, or several.
    */
   async precheck(request: AuthRequest, options: AuthOptions = {}): Promise<string | null> {
-    if (!request.authorization && !options.npub && !options.requireProof && !this.deps.requireProof)
-      return null;
+    if (!request.authorization && !options.npub && !options.requireProof && !this.deps.requireProof) {
+      const sole = this.deps.observed.soleLogin(request.address);
+      if (!sole) return null;
+      return (await this.resolve(request, { ...options, npub: sole }, false)).pubkey;
+    }
     return (await this.resolve(request, options, false)).pubkey;
   }
 
@@ -85,7 +93,7 @@ export class Authenticator {
           ? await this.viaChallenge(header.event, request.address, at, final)
           : await this.viaNip98(header.event, request, at, final);
     } else {
-      context = await this.viaRelay(named, request.address, options.requireProof === true);
+      context = await this.viaRelay(named, request, options.requireProof === true);
     }
     if (named && named !== context.pubkey) {
       throw new ForbiddenError('NPUB_MISMATCH', 'The npub of the request is not the authenticated key.');
@@ -154,7 +162,7 @@ export class Authenticator {
 
   private async viaRelay(
     pubkey: string | null,
-    address: string,
+    request: AuthRequest,
     requireProof: boolean,
   ): Promise<AuthContext> {
     if (requireProof || this.deps.requireProof) {
@@ -169,7 +177,15 @@ export class Authenticator {
         'Send an Authorization: Nostr header, or the npub of a key that answered a /api/nip42/challenge on the relay.',
       );
     }
-    if (!(await this.deps.observed.find(pubkey, address))) {
+    // The login is ambient (nothing in the request proves it): a page of another site, run in the browser of
+    // someone logged in from this address, would otherwise act as them. CORS cannot stop a form POST.
+    if (request.origin !== undefined && !this.deps.ownOrigin(request.origin, request.url)) {
+      throw new ForbiddenError(
+        'ORIGIN_NOT_ALLOWED',
+        `A relay-observed login is not accepted from a page of ${request.origin}: sign the request (NIP-98), or use the station's own pages.`,
+      );
+    }
+    if (!(await this.deps.observed.find(pubkey, request.address))) {
       const refusal = this.deps.observed.lastRefusal(pubkey);
       if (refusal) throw new UnauthorizedError(refusal.code, `NIP-42: ${refusal.reason}.`);
       throw new UnauthorizedError(

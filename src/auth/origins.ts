@@ -1,3 +1,4 @@
+import { isIPv4 } from 'node:net';
 import { networkInterfaces } from 'node:os';
 
 /** What the URL check needs of a request, as Fastify sees it through TRUSTED_PROXIES. */
@@ -29,8 +30,18 @@ function localAddresses(): Set<string> {
  */
 export class StationOrigins {
   private readonly local = localAddresses();
+  private readonly known: Set<string>;
 
-  constructor(private readonly publicUrls: readonly string[]) {}
+  /**
+   * `others`: further origins that are the station's own for browsers (the IPFS gateway, CORS_ORIGINS), though
+   * no NIP-98 `u` tag may name them.
+   */
+  constructor(
+    private readonly publicUrls: readonly string[],
+    others: readonly string[] = [],
+  ) {
+    this.known = new Set([...publicUrls, ...others].map((url) => new URL(url).origin));
+  }
 
   requestUrl(request: RequestAddressing): string | null {
     let origin: URL;
@@ -43,11 +54,45 @@ export class StationOrigins {
       const url = new URL(base);
       if (url.origin === origin.origin) return `${base.replace(/\/+$/, '')}${request.path}`;
     }
-    const hostname = origin.hostname;
-    if (LOOPBACK.has(hostname) || hostname.startsWith('127.') || this.local.has(hostname)) {
-      return `${origin.origin}${request.path}`;
-    }
+    if (this.isLocal(origin.hostname)) return `${origin.origin}${request.path}`;
     return null;
+  }
+
+  /**
+   * Whether a browser's `Origin` header names one of the station's own origins: a PUBLIC_URL, the gateway,
+   * CORS_ORIGINS, or the API itself (the origin this request was addressed to, `requestUrl()`'s result, also
+   * under another loopback or local spelling with the same port). `null` (a sandboxed or opaque page) never is.
+   */
+  allowsOrigin(origin: string, requestUrl: string | null): boolean {
+    if (this.known.has(origin)) return true;
+    if (requestUrl === null) return false;
+    let given: URL;
+    try {
+      given = new URL(origin);
+    } catch {
+      return false;
+    }
+    const own = new URL(requestUrl);
+    if (given.origin !== origin) return false;
+    if (given.origin === own.origin) return true;
+    return (
+      given.protocol === own.protocol &&
+      given.port === own.port &&
+      this.isLocal(given.hostname) &&
+      this.isLocal(own.hostname)
+    );
+  }
+
+  /** True when the request carries an Origin header that is not one of the station's (see `allowsOrigin`). */
+  isForeign(origin: string | undefined, request: RequestAddressing): boolean {
+    return origin !== undefined && !this.allowsOrigin(origin, this.requestUrl(request));
+  }
+
+  private isLocal(hostname: string): boolean {
+    // An IPv4 literal only: `127.attacker.example` is a host name anyone can register.
+    return (
+      LOOPBACK.has(hostname) || (isIPv4(hostname) && hostname.startsWith('127.')) || this.local.has(hostname)
+    );
   }
 
   /** For messages: where a client should point its `u` tag. */

@@ -93,6 +93,7 @@ export function registerAuth(
     authorization: request.headers.authorization,
     url: origins.requestUrl({ protocol: request.protocol, host: request.host, path: request.url }),
     address: request.ip,
+    origin: typeof request.headers.origin === 'string' ? request.headers.origin : undefined,
     method: request.method,
     bodyDigest: () => unreadBodyDigest(request),
     receivedAt: request.receivedAt,

@@ -66,6 +66,15 @@ export class RelayObservedAuth {
     return this.deps.cache.lookup(pubkey, address, unixSeconds(this.deps.clock) - this.deps.maxAgeSeconds);
   }
 
+  /**
+   * The one key logged in from `address` within AUTH_MAX_AGE, or null when none or several are: UPlanet's
+   * photo and webcam pages send the file before the npub, and the owner must be known before the file.
+   */
+  soleLogin(address: string): string | null {
+    const keys = this.deps.cache.keysAt(address, unixSeconds(this.deps.clock) - this.deps.maxAgeSeconds);
+    return keys.length === 1 ? keys[0]! : null;
+  }
+
   /** Why the latest kind-22242 event of `pubkey` did not log it in, if one was refused. */
   lastRefusal(pubkey: string): { code: string; reason: string } | null {
     return this.refusals.get(pubkey) ?? null;

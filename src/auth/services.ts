@@ -29,7 +29,8 @@ const SWEEP_EVERY_MS = 60_000;
  * records and relay-observed logins. Opens the database under DATA_ROOT when none is given (tests, CLI).
  */
 export async function createAuthServices(options: {
-  config: Pick<Config, 'dataRoot' | 'authMaxAgeSeconds' | 'authRequireProof' | 'auth'>;
+  config: Pick<Config, 'dataRoot' | 'authMaxAgeSeconds' | 'authRequireProof' | 'auth'> &
+    Partial<Pick<Config, 'ipfsGateway'>>;
   clock: Clock;
   stationDb?: StationDb;
   logger?: Logger;
@@ -38,8 +39,11 @@ export async function createAuthServices(options: {
   const db = options.stationDb ?? (await openStationDb(config.dataRoot));
   const replay = new ReplayRecords(db.replay, clock);
   const challenges = new ChallengeStore(db, clock);
-  const cache = new AuthCache(db.claims, logger);
-  const origins = new StationOrigins(config.auth.publicUrls);
+  const cache = new AuthCache(db.claims, logger, 100_000, db.claimsByAddress);
+  // Pages served by the gateway (UPlanet's apps under /ipns/…) and the operator's CORS_ORIGINS are the
+  // station's own for browsers; uploads on the gateway must be sandboxed (README, "Gateway origin").
+  const browserOrigins = [...(config.ipfsGateway ? [config.ipfsGateway] : []), ...config.auth.corsOrigins];
+  const origins = new StationOrigins(config.auth.publicUrls, browserOrigins);
   const observed = new RelayObservedAuth({
     cache,
     challenges,
@@ -54,6 +58,7 @@ export async function createAuthServices(options: {
     challenges,
     observed,
     origins: origins.describe(),
+    ownOrigin: (origin, requestUrl) => origins.allowsOrigin(origin, requestUrl),
   });
   let sweeping: NodeJS.Timeout | null = null;
   const sweep = () =>

@@ -6,6 +6,7 @@ import { deriveStationWallets, type StationWallets } from '../identity/keys.js';
 import { parseTemplate } from '../economy/payments/command.js';
 import { relayConfig, type RelayConfig } from './relay.js';
 import { authConfig, type AuthConfig } from './auth.js';
+import { mediaConfig, type MediaConfig } from './media.js';
 import {
   absolutePath,
   addressList,
@@ -69,6 +70,8 @@ export interface Config {
   /** A like older than this when the station first sees it is not paid (a replayed old reaction). */
   likeMaxAgeSeconds: number;
   driveQuotaBytes: number;
+  /** ffmpeg / ffprobe for the media fields of `/api/fileupload`. */
+  media: MediaConfig;
   /** Per-user upload limits, and per client address (TRUSTED_IPS exempt), on top of the per-IP rate limit. */
   uploads: {
     maxConcurrent: number;
@@ -168,6 +171,7 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
     paymentMaxAttempts: integer(env, 'PAYMENT_MAX_ATTEMPTS', 5, 1, 100),
     likeMaxAgeSeconds: integer(env, 'LIKE_MAX_AGE', 3_600, 1, 30 * 86_400),
     driveQuotaBytes: integer(env, 'DRIVE_QUOTA_MB', 650, 1, 1_000_000) * 1024 * 1024,
+    media: mediaConfig(env),
     uploads: {
       maxConcurrent: integer(env, 'UPLOAD_MAX_CONCURRENT', 3, 1, 1_000),
       maxPerMinute: integer(env, 'UPLOAD_MAX_PER_MINUTE', 60, 1, 100_000),

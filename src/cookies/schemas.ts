@@ -18,11 +18,8 @@ export const CookieUploadBody = Type.Object(
 /** The exact answer for a cookie file; the cookie page reads it too (pages/src/cookie.ts). */
 export type CookieUploadResponse = Static<typeof CookieUploadBody>;
 
-/** What the drive answers when a file sent here is not a cookie file (`POST /api/upload`, CONTRACT §7). */
-export const DriveUploadBody = Type.Object(
-  { success: Type.Boolean() },
-  { additionalProperties: true, description: 'Not a cookie file: the drive upload answer' },
-);
+/** What the drive answers when a file sent here is not a cookie file: UPassport's media fields included. */
+export { FileUploadBody as DriveUploadBody } from '../drive/schemas.js';
 
 export const CookieEntryBody = Type.Object({
   domain: Type.Union([Type.String(), Type.Null()], {

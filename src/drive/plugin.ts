@@ -4,6 +4,11 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import type { UserLookup } from '../identity/user-store.js';
 import type { CookieHandoff } from './cookie-handoff.js';
+import { MediaService } from './media/service.js';
+import { explorerPolicy, loadExplorer } from './explorer.js';
+import { apiSources, driveLinks, type DriveLinks } from './links.js';
+import { EXPLORER_NAME } from './listing-schema.js';
+import { driveListingRoutes } from './listing-routes.js';
 import { driveRoutes } from './routes.js';
 import { DriveService } from './service.js';
 import { EmbeddedStore } from './store/embedded.js';
@@ -15,6 +20,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     contentStore: ContentStore;
     drive: DriveService;
+    /** The media fields of `/api/fileupload` (ffprobe / ffmpeg). */
+    media: MediaService;
   }
 }
 
@@ -34,10 +41,13 @@ export function createDriveService(
     users: Pick<UserLookup, 'dirFor'>;
     clock: FastifyInstance['clock'];
     logger: Logger;
+    /** Default: PUBLIC_URL, else PORT on loopback (links.ts). */
+    links?: () => DriveLinks;
   },
 ): DriveService {
   return new DriveService({
     ...deps,
+    links: deps.links ?? (() => driveLinks(config)),
     quotaBytes: config.driveQuotaBytes,
     stagingDir: join(config.dataRoot, '.drive-staging'),
   });
@@ -59,16 +69,35 @@ export async function registerDrive(
   const store = options.store ?? (await openContentStore(app.config));
   if (!options.store) app.addHook('onClose', () => store.close());
   app.decorate('contentStore', store);
+  // Fails here, at start, rather than at the first upload, when the explorer was not built.
+  await loadExplorer();
   const drive = createDriveService(app.config, {
     store,
     users: options.users,
     clock: app.clock,
     logger: options.logger,
+    links: () => driveLinks(app.config, listeningPort(app)),
   });
   // Leftovers of a process that stopped mid-upload (cookie intake stages here too): private, but useless.
   await drive.staging.sweep(STAGING_LEFTOVER_MS);
   app.decorate('drive', drive);
+  const media = new MediaService({
+    config: app.config.media,
+    store,
+    stagingDir: drive.staging.dir,
+    logger: options.logger,
+    withDrive: (user, critical) => drive.withDrive(user, critical),
+  });
+  app.addHook('onClose', async () => media.close());
+  app.decorate('media', media);
   await app.register(driveRoutes, { cookies: options.cookies });
+  await app.register(driveListingRoutes);
+}
+
+/** The port the API actually listens on (PORT=0 in tests picks one), or undefined before `listen`. */
+function listeningPort(app: FastifyInstance): number | undefined {
+  const address = app.server.address();
+  return address && typeof address === 'object' ? address.port : undefined;
 }
 
 /**
@@ -79,6 +108,8 @@ export async function startDriveGateway(
   config: Config,
   store: ContentStore,
   logger: Logger,
+  /** The API the explorer calls (its CSP connect-src); default: the one published drives name. */
+  apiUrl: string = driveLinks(config).api,
 ): Promise<Gateway | null> {
   if (store.kind !== 'embedded') return null;
   const url = new URL(config.ipfsGateway);
@@ -89,8 +120,16 @@ export async function startDriveGateway(
   const hostname = url.hostname.replace(/^\[|\]$/g, '');
   const loopback = ['localhost', '127.0.0.1', '::1'].includes(hostname);
   const host = loopback ? hostname : config.host;
+  const explorer = await loadExplorer();
+  const route = {
+    cid: explorer.cid,
+    name: EXPLORER_NAME,
+    policy: (req: { headers: { host?: string } }) =>
+      explorerPolicy(explorer, apiSources(apiUrl, req.headers.host)),
+  };
   try {
-    const gateway = await startGateway(store, { host, port: Number(url.port || 80), logger });
+    const port = Number(url.port || 80);
+    const gateway = await startGateway(store, { host, port, logger, explorer: route });
     logger.info({ url: gateway.url }, 'embedded IPFS gateway listening');
     return gateway;
   } catch (error) {

@@ -1,10 +1,15 @@
 import { AppError } from '../http/errors.js';
 import { DRIVE_CATEGORIES, type DriveCategory } from './categories.js';
-import type { ManifestEntry } from './manifest.js';
+import { loadExplorer } from './explorer.js';
+import type { DriveLinks } from './links.js';
+import { EXPLORER_NAME, PUBLISHED_MANIFEST_NAME } from './listing-schema.js';
+import { publishedManifestBytes, type PublishedSource } from './published.js';
 import { DirectoryTooLargeError, encodeDirectory, type EncodedDirectory } from './store/dag.js';
-import type { ContentStore } from './store/types.js';
+import type { AddResult, ContentStore } from './store/types.js';
 
 export type BlockWriter = Pick<ContentStore, 'putBlock'>;
+/** What publishing a root needs: directory nodes, and the two files of the root (manifest and explorer). */
+export type RootWriter = Pick<ContentStore, 'putBlock' | 'add'>;
 
 export interface DriveRoot {
   rootCid: string;
@@ -43,16 +48,38 @@ async function encode(links: Parameters<typeof encodeDirectory>[0]): Promise<Enc
   }
 }
 
+async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield bytes;
+}
+
+/** Not pinned by itself: the root that links it is. */
+const addBytes = (store: RootWriter, bytes: Uint8Array) => store.add(once(bytes), { pin: false });
+
+/** The explorer's bytes never change within a process: each store receives them once. */
+const explorerAdded = new WeakMap<RootWriter, Promise<AddResult>>();
+
+async function addExplorer(store: RootWriter): Promise<AddResult> {
+  let added = explorerAdded.get(store);
+  if (!added) {
+    added = loadExplorer().then((explorer) => addBytes(store, explorer.bytes));
+    explorerAdded.set(store, added);
+    added.catch(() => explorerAdded.delete(store));
+  }
+  return added;
+}
+
 /**
- * The drive's published tree, the same nodes `ipfs add -r` makes of `APP/uDRIVE` without its manifest and
- * hidden files: one folder per category (empty ones included) holding the manifest's files by name. With
- * `change`, the folders of the other categories are taken from the previous tree instead of being rebuilt.
+ * The drive's published tree: the nodes `ipfs add -r` makes of a folder holding one folder per category
+ * (empty ones included) with the manifest's files by name, plus `manifest.json` (the public manifest, see
+ * published.ts) and `_index.html` (the explorer). Hidden files are never in it. With `change`, the folders
+ * of the other categories are taken from the previous tree instead of being rebuilt.
  */
 export async function buildDriveRoot(
-  store: BlockWriter,
-  files: readonly ManifestEntry[],
-  change?: DriveRootChange,
+  store: RootWriter,
+  drive: PublishedSource,
+  options: { links: DriveLinks; change?: DriveRootChange },
 ): Promise<DriveRoot> {
+  const { change } = options;
   const folders = {} as Record<DriveCategory, string>;
   const folderDagSizes = {} as Record<DriveCategory, number>;
   for (const category of DRIVE_CATEGORIES) {
@@ -64,7 +91,7 @@ export async function buildDriveRoot(
       folderDagSizes[category] = keptSize;
       continue;
     }
-    const links = files
+    const links = drive.files
       .filter((f) => f.category === category)
       .map((f) => ({ name: f.name, cid: f.cid, dagSize: f.dag_size }));
     const folder = await encode(links);
@@ -72,9 +99,15 @@ export async function buildDriveRoot(
     folders[category] = folder.cid;
     folderDagSizes[category] = folder.dagSize;
   }
-  const root = await encode(
-    DRIVE_CATEGORIES.map((name) => ({ name, cid: folders[name], dagSize: folderDagSizes[name] })),
-  );
+  const [manifest, explorer] = await Promise.all([
+    addBytes(store, publishedManifestBytes(drive, options.links)),
+    addExplorer(store),
+  ]);
+  const root = await encode([
+    ...DRIVE_CATEGORIES.map((name) => ({ name, cid: folders[name], dagSize: folderDagSizes[name] })),
+    { name: EXPLORER_NAME, cid: explorer.cid, dagSize: explorer.dagSize },
+    { name: PUBLISHED_MANIFEST_NAME, cid: manifest.cid, dagSize: manifest.dagSize },
+  ]);
   await put(store, root);
   return { rootCid: root.cid, folders, folderDagSizes };
 }

@@ -5,7 +5,7 @@ import { receiveOwnedUpload, type UploadedFile } from '../http/upload-form.js';
 import { errorResponses } from '../http/schemas.js';
 import type { UserRecord } from '../identity/user-files.js';
 import type { CookieHandoff } from './cookie-handoff.js';
-import { uploadAnswer } from './answers.js';
+import { fileUploadAnswer, uploadAnswer } from './answers.js';
 import {
   CookieHandoffBody,
   CopyBody,
@@ -27,6 +27,25 @@ const TAGS = ['drive'];
 export async function uploadToDrive(app: FastifyInstance, user: UserRecord, file: UploadedFile) {
   const result = await app.drive.commit(user, file, { fileName: file.fileName, source: { kind: 'upload' } });
   return uploadAnswer(result, file.fileName, app.clock.now());
+}
+
+/** Longest `description` form field kept (the UPlanet pages send a sentence or two). */
+const MAX_DESCRIPTION = 2000;
+
+/**
+ * `/api/fileupload` for a file that is not a cookie file: into the drive, then UPassport's media fields
+ * (media/service.ts) before answering. A `description` form field, when sent, is the description.
+ */
+export async function uploadMediaToDrive(
+  app: FastifyInstance,
+  user: UserRecord,
+  file: UploadedFile,
+  fields: Readonly<Record<string, string>>,
+) {
+  const result = await app.drive.commit(user, file, { fileName: file.fileName, source: { kind: 'upload' } });
+  const given = fields.description?.trim().slice(0, MAX_DESCRIPTION) || undefined;
+  const media = await app.media.describe(user, result, given);
+  return fileUploadAnswer(result, media, file.fileName, app.clock.now());
 }
 
 /** The drive endpoints of CONTRACT §7: upload, copy from a public drive, delete. Owner only. */

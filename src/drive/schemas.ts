@@ -27,6 +27,33 @@ export const UploadBody = Type.Object(
   { description: 'File stored in the drive (CONTRACT §7)' },
 );
 
+const nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** `/api/fileupload` for a non-cookie file: UPassport's UploadResponse, media fields included. */
+export const FileUploadBody = Type.Object(
+  {
+    ...UploadBody.properties,
+    new_cid: Type.String({
+      description:
+        'The `ipfs add -w` directory of the file (CIDv0): `<gateway>/ipfs/<new_cid>/<fileName>` is the file',
+    }),
+    drive_cid: Type.String({
+      description: 'The drive root CID after the upload (`new_cid` of `/api/upload`)',
+    }),
+    info: nullable(
+      Type.String({
+        description: 'CID of the JSON info document: file, CIDs, dimensions, duration, thumbnails',
+      }),
+    ),
+    thumbnail_ipfs: nullable(Type.String({ description: 'CID of a JPEG still (images and videos)' })),
+    gifanim_ipfs: nullable(Type.String({ description: 'CID of a 1.6 s animated GIF (videos)' })),
+    dimensions: nullable(Type.String({ description: '`<width>x<height>` (images and videos)' })),
+    duration: Type.Union([Type.Integer({ description: 'Whole seconds (videos and audio)' }), Type.Null()]),
+    description: nullable(Type.String({ description: 'The `description` form field, or what the file is' })),
+  },
+  { description: 'File stored in the drive, with its media fields (null when unknown)' },
+);
+
 /** A cookie-looking upload is handed to cookie intake, whose answer (CONTRACT §8) is returned as is. */
 export const CookieHandoffBody = Type.Object(
   { success: Type.Literal(true), file_type: Type.Literal('netscape_cookies') },

@@ -9,7 +9,12 @@ import { AppError, NotFoundError } from '../http/errors.js';
 import type { UserRecord } from '../identity/user-files.js';
 import type { UserLookup } from '../identity/user-store.js';
 import { extensionForType } from './categories.js';
+import { releaseMedia } from './media/record.js';
+import { wrapperOf } from './media/wrap.js';
+import type { DriveLinks } from './links.js';
+import type { DriveListing } from './listing-schema.js';
 import { DriveLocks } from './lock.js';
+import { publishedManifest } from './published.js';
 import { readManifest, usedBytes, type Manifest, type ManifestEntry, type Provenance } from './manifest.js';
 import { parseDrivePath, sanitiseFileName } from './names.js';
 import { QuotaExceededError, quotaLimit } from './quota.js';
@@ -31,6 +36,8 @@ export interface DriveServiceDeps {
    * system as DATA_ROOT, so that accepting a file is a rename.
    */
   stagingDir: string;
+  /** What published drives name as their API and gateway (links.ts); asked at each publication. */
+  links: () => DriveLinks;
 }
 
 const SWEEP_EVERY_MS = 3_600_000;
@@ -69,6 +76,19 @@ export class DriveService {
   list(user: Pick<UserRecord, 'email' | 'hex'>): Promise<Manifest> {
     const at = localTimestamp(this.deps.clock.now());
     return readManifest(join(this.driveDir(user), 'manifest.json'), user, at);
+  }
+
+  /** The drive as `GET /api/drive` shows it: the public manifest and the current root. */
+  async listing(user: Pick<UserRecord, 'email' | 'hex'>): Promise<DriveListing> {
+    const manifest = await this.list(user);
+    const links = this.deps.links();
+    const root = manifest.root_cid;
+    return {
+      ...publishedManifest(manifest, links),
+      root_cid: root,
+      explorer_url: root ? `${links.gateway}/ipfs/${root}/_index.html` : null,
+      updated_at: manifest.updated_at,
+    };
   }
 
   /** Receives content for a known user: bounded by the room left in that user's quota. */
@@ -135,12 +155,24 @@ export class DriveService {
     const target = parseDrivePath(filePath);
     if (!target) throw new NotFoundError('FILE_NOT_FOUND', 'There is no such file in the drive.');
     const driveDir = this.driveDir(user);
-    return this.locks.run(driveDir, () => this.writer(user, driveDir).remove(target.path));
+    return this.locks.run(driveDir, async () => {
+      const removed = await this.writer(user, driveDir).remove(target.path);
+      // Its thumbnail, GIF and info document (media/record.ts) go with it.
+      await releaseMedia(this.deps.store, driveDir, wrapperOf(removed.entry), this.deps.logger);
+      return removed;
+    });
+  }
+
+  /** Runs `critical` with the drive lock held and the manifest as it is then (see media/service.ts). */
+  withDrive<T>(user: UserRecord, critical: (driveDir: string, manifest: Manifest) => Promise<T>): Promise<T> {
+    const driveDir = this.driveDir(user);
+    return this.locks.run(driveDir, async () => critical(driveDir, await this.list(user)));
   }
 
   private writer(user: UserRecord, driveDir: string): DriveWriter {
-    const { store, clock, logger, quotaBytes } = this.deps;
-    return new DriveWriter({ store, staging: this.staging, clock, logger, quotaBytes }, user, driveDir);
+    const { store, clock, logger, quotaBytes, links } = this.deps;
+    const deps = { store, staging: this.staging, clock, logger, quotaBytes, links };
+    return new DriveWriter(deps, user, driveDir);
   }
 
   /** Staged files are compared with their mtimes, which are wall-clock time, hence Date.now(). */

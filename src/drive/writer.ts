@@ -17,6 +17,7 @@ import {
   type Provenance,
 } from './manifest.js';
 import { numberedName } from './names.js';
+import type { DriveLinks } from './links.js';
 import { buildDriveRoot, wrapFile } from './root.js';
 import { QuotaExceededError } from './quota.js';
 import type { AddResult, ContentStore } from './store/types.js';
@@ -59,6 +60,8 @@ export class DriveWriter {
       clock: Clock;
       logger: Logger;
       quotaBytes: number;
+      /** Written into the published manifest: the explorer's API and gateway. */
+      links: () => DriveLinks;
     },
     private readonly user: Pick<UserRecord, 'email' | 'hex'>,
     private readonly driveDir: string,
@@ -148,7 +151,7 @@ export class DriveWriter {
       changed,
       previous: { folders: manifest.folders, folderDagSizes: manifest.folder_dag_sizes },
     };
-    const root = await buildDriveRoot(this.deps.store, manifest.files, change);
+    const root = await buildDriveRoot(this.deps.store, manifest, { links: this.deps.links(), change });
     if (root.rootCid !== previous) await this.deps.store.pin(root.rootCid);
     manifest.root_cid = root.rootCid;
     manifest.folders = root.folders;

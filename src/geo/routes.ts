@@ -105,7 +105,14 @@ export async function geoRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const emails = swarm(request.ip);
+      // A page of another site may read this answer (CORS `*`): it never gets the e-mails, even when the
+      // browser running it is on a swarm address.
+      const foreign = app.auth.origins.isForeign(request.headers.origin, {
+        protocol: request.protocol,
+        host: request.host,
+        path: request.url,
+      });
+      const emails = swarm(request.ip) && !foreign;
       const data = await report.get(readQuery(request.query), { emails });
       // An answer with e-mails must not be kept by a shared cache and handed to someone else.
       if (emails) reply.header('cache-control', 'private, no-store');

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { g1Labels } from './page-labels/g1.js';
 import { nostrLabels } from './page-labels/nostr.js';
 import { scanLabels } from './page-labels/scan.js';
+import { webcamLabels } from './page-labels/webcam.js';
 import { documentResponse, errorResponses } from './schemas.js';
 import { pageContext, sendHtml, sharedViews, type Language } from './views.js';
 
@@ -40,6 +41,13 @@ const PAGES: PageSpec[] = [
       'Geo-message page: sign a note with the position tags, publish it to the relay, read nearby notes',
     // The relay the station itself uses; the page adapts a loopback address to the host it was loaded from.
     data: (lang, app) => ({ t: nostrLabels(lang), relayUrl: app.relay.url }),
+  },
+  {
+    path: '/webcam',
+    view: 'webcam',
+    summary: 'Webcam page: record a video in the browser and upload it to the uDRIVE (POST /api/fileupload)',
+    // Links to the upload are shown on the station's gateway.
+    data: (lang, app) => ({ t: webcamLabels(lang), gateway: app.config.ipfsGateway }),
   },
 ];
 

@@ -116,7 +116,8 @@ export async function receiveOwnedUpload(
   };
   try {
     if (!form.file) throw new BadRequestError('MISSING_FILE', 'Send the file in the form field "file".');
-    const owner = await request.requireOwner({ npub: form.fields.npub ?? null });
+    // The key checked before the file stands in for an npub the form sends late or not at all.
+    const owner = await request.requireOwner({ npub: form.fields.npub ?? prechecked });
     // An npub field repeated after the file must not move the upload to another key than the one checked.
     if (owner.user.hex !== prechecked) {
       throw new ForbiddenError('NPUB_MISMATCH', 'The npub after the file is not the one before it.');

@@ -1,14 +1,13 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { scryptAsync } from '@noble/hashes/scrypt.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { base58 } from '@scure/base';
 import { getPublicKey, nip19 } from 'nostr-tools';
-import { randomInt } from 'node:crypto';
+import { randomInt, scrypt } from 'node:crypto';
 import { encodeSs58 } from './ss58.js';
 
 /** Same parameters as the station tool `keygen` (Duniter's scrypt key derivation). */
-const SCRYPT = { N: 4096, r: 16, p: 1, dkLen: 32 } as const;
+export const KEYGEN_SCRYPT = { N: 4096, r: 16, p: 1 } as const;
 
 export interface G1Key {
   seed: Uint8Array;
@@ -27,9 +26,16 @@ export interface NostrKey {
   nsec: string;
 }
 
-export async function deriveSeed(salt: string, pepper: string): Promise<Uint8Array> {
-  const encoder = new TextEncoder();
-  return scryptAsync(encoder.encode(pepper), encoder.encode(salt), SCRYPT);
+/**
+ * keygen's seed: scrypt(password = pepper, salt = salt), 32 bytes. Node's native scrypt runs on the libuv
+ * pool, off the main thread (8 MiB and ~10 ms a key, against ~250 ms in pure JS on the main thread).
+ */
+export function deriveSeed(salt: string, pepper: string): Promise<Uint8Array> {
+  return new Promise((resolve, reject) =>
+    scrypt(pepper, salt, 32, KEYGEN_SCRYPT, (error, key) =>
+      error ? reject(error) : resolve(new Uint8Array(key)),
+    ),
+  );
 }
 
 export function g1KeyFromSeed(seed: Uint8Array): G1Key {

@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { parseCoordinate } from '../geo/coordinates.js';
 import { BadRequestError } from '../http/errors.js';
-import { errorResponses } from '../http/schemas.js';
+import { documentResponse, ErrorBody } from '../http/schemas.js';
+import { sharedViews } from '../http/views.js';
+import { multipartFields, sendRegisteredPage, withErrorField } from './registration-form.js';
 
 const Registration = Type.Object({
   email: Type.String({ maxLength: 254 }),
@@ -11,7 +13,24 @@ const Registration = Type.Object({
   lon: Type.Optional(Type.Union([Type.String({ maxLength: 32 }), Type.Number()])),
   salt: Type.Optional(Type.String({ maxLength: 128 })),
   pepper: Type.Optional(Type.String({ maxLength: 128 })),
+  format: Type.Optional(Type.String({ maxLength: 16, description: '"html": answer with a page' })),
+  pre_stretched: Type.Optional(Type.String({ maxLength: 8 })),
 });
+
+const RegistrationQuery = Type.Object({
+  format: Type.Optional(Type.String({ maxLength: 16, description: '"html": answer with a page' })),
+  lang: Type.Optional(Type.String({ maxLength: 16 })),
+});
+
+/** `{detail, code}` plus `error` (= code), which UPassport's MULTIPASS clients read. */
+const RegistrationError = Type.Object(
+  {
+    ...ErrorBody.properties,
+    // Added as the answer is sent (withErrorField), so optional for the serializer.
+    error: Type.Optional(Type.String({ description: 'The same value as code' })),
+  },
+  { description: 'Error: sentence, stable code, and the code again as error' },
+);
 
 const Registered = Type.Object({
   email: Type.String(),
@@ -51,18 +70,33 @@ function readGps(body: Static<typeof Registration>) {
 }
 
 export async function identityRoutes(app: FastifyInstance): Promise<void> {
-  app.post<{ Body: Static<typeof Registration> }>(
+  const views = await sharedViews();
+  const errors = Object.fromEntries([400, 409, 413].map((status) => [status, RegistrationError]));
+
+  app.post<{ Body: Static<typeof Registration>; Querystring: Static<typeof RegistrationQuery> }>(
     '/g1nostr',
     {
       schema: {
-        summary: 'Create a NOSTR + Ğ1 identity for an e-mail address',
+        summary: 'Create a NOSTR + Ğ1 identity for an e-mail address (JSON, or a page with format=html)',
         tags: ['identity'],
-        consumes: ['application/x-www-form-urlencoded', 'application/json'],
+        consumes: ['application/x-www-form-urlencoded', 'multipart/form-data', 'application/json'],
+        querystring: RegistrationQuery,
         body: Registration,
-        response: { 200: Registered, ...errorResponses(400, 409) },
+        response: {
+          200: {
+            description: 'The new identity (its keys are shown this once); a page with format=html',
+            content: {
+              'application/json': { schema: Registered },
+              'text/html': documentResponse('text/html', 'The keys as a page').content['text/html'],
+            },
+          },
+          ...errors,
+        },
       },
+      preValidation: multipartFields,
+      onSend: withErrorField,
     },
-    async (request) => {
+    async (request, reply) => {
       const body = request.body;
       const gps = readGps(body);
       const salt = readCredential(body.salt, 'salt');
@@ -70,9 +104,17 @@ export async function identityRoutes(app: FastifyInstance): Promise<void> {
       if ((salt === null) !== (pepper === null)) {
         throw new BadRequestError('INVALID_CREDENTIAL', 'Give both salt and pepper, or neither.');
       }
+      // UPassport stretches raw credentials with PBKDF2 first; keys made without it would not be the ones the
+      // client expects, so such a request is refused rather than answered with other keys.
+      if (salt !== null && body.pre_stretched?.toLowerCase() === 'false') {
+        throw new BadRequestError(
+          'PRE_STRETCH_UNSUPPORTED',
+          'This station does not stretch credentials: send salt and pepper already stretched (pre_stretched=true).',
+        );
+      }
       const lang = body.lang && /^[a-z]{2}(-[A-Za-z]{2})?$/.test(body.lang) ? body.lang : null;
       const created = await app.users.create({ email: body.email, salt, pepper, gps, lang });
-      return {
+      const identity = {
         email: created.record.email,
         npub: created.keys.nostr.npub,
         hex: created.keys.nostr.hex,
@@ -84,6 +126,11 @@ export async function identityRoutes(app: FastifyInstance): Promise<void> {
         lat: gps?.lat ?? null,
         lon: gps?.lon ?? null,
       };
+      // Secret keys: no cache may keep this answer.
+      reply.header('cache-control', 'no-store');
+      const format = (body.format ?? request.query.format)?.toLowerCase();
+      if (format === 'html') return sendRegisteredPage(request, reply, views, identity, lang?.slice(0, 2));
+      return identity;
     },
   );
 }

@@ -29,6 +29,8 @@ type Db<V, K extends string | string[] | (string | number)[]> = Pick<
 export interface StationDb {
   /** [pubkey, address] → newest accepted kind-22242 claim. */
   claims: Db<ObservedClaim, [string, string]>;
+  /** [address, pubkey] → created_at of that key's newest login from that address. */
+  claimsByAddress: Db<number, [string, string]>;
   /** challenge → the key and address it was issued to. */
   challenges: Db<IssuedChallenge, string>;
   /** [address, issuedAt, challenge]: bounds the challenges pending per address. */
@@ -53,6 +55,7 @@ export async function openStationDb(dataRoot: string): Promise<StationDb> {
   const root: RootDatabase = open({ path, compression: false, eventTurnBatching: false });
   return {
     claims: root.openDB<ObservedClaim, [string, string]>({ name: 'auth-claims-v2' }),
+    claimsByAddress: root.openDB<number, [string, string]>({ name: 'auth-claims-by-address' }),
     challenges: root.openDB<IssuedChallenge, string>({ name: 'challenges' }),
     challengesByAddress: root.openDB<true, [string, number, string]>({ name: 'challenges-by-address' }),
     replay: root.openDB<number, string>({ name: 'nip98-replay' }),

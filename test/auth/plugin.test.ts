@@ -26,7 +26,7 @@ describe('auth plugin: NIP-98 bound to the request', () => {
       dataRoot: `${dir.path}/game`,
       authMaxAgeSeconds: 86_400,
       authRequireProof: false,
-      auth: { publicUrls: [], legacyRelayLogin: false },
+      auth: { publicUrls: [], legacyRelayLogin: false, corsOrigins: [] },
     };
     const auth = await createAuthServices({ config, clock });
     app = Fastify();

@@ -23,7 +23,7 @@ describe('Authenticator.precheck', () => {
       dataRoot: dir.path,
       authMaxAgeSeconds: 3600,
       authRequireProof: false,
-      auth: { publicUrls: [], legacyRelayLogin: false },
+      auth: { publicUrls: [], legacyRelayLogin: false, corsOrigins: [] },
     };
     auth = await createAuthServices({ config, clock: { now: () => Date.now() } });
   });

@@ -185,7 +185,8 @@ describe('POST /api/fileupload: cookie intake', () => {
   describe('between cookie intake and the drive', () => {
     const driveFiles = async (owner: Owner) =>
       Object.keys(await snapshot(join(owner.dir, 'APP', 'uDRIVE'))).filter(
-        (name) => name !== 'manifest.json',
+        // Hidden bookkeeping (`.media/`, `.journal`) is not drive content.
+        (name) => name !== 'manifest.json' && !name.startsWith('.'),
       );
 
     it('sends a cookie file posted to /api/upload to cookie intake, never to the drive or the store', async () => {

@@ -1,17 +1,26 @@
 import { createReadStream } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { importer, type ImportCandidate } from 'ipfs-unixfs-importer';
 import type { CID } from 'multiformats/cid';
 import { pino } from 'pino';
+import { loadExplorer } from '../../src/drive/explorer.js';
+import type { DriveLinks } from '../../src/drive/links.js';
+import type { Manifest } from '../../src/drive/manifest.js';
+import { publishedManifestBytes } from '../../src/drive/published.js';
 import { DriveService } from '../../src/drive/service.js';
 import { EmbeddedStore } from '../../src/drive/store/embedded.js';
 import type { UserRecord } from '../../src/identity/user-files.js';
 import { tempDir } from '../helpers/temp.js';
 import { once_ } from './helpers.js';
 
+/** What published drives name when the configuration is the default one (PORT 54321, IPFS_GATEWAY :8080). */
+export const DEFAULT_LINKS: DriveLinks = { api: 'http://127.0.0.1:54321', gateway: 'http://127.0.0.1:8080' };
+
 export interface DriveFixture {
   root: string;
+  /** The drive's clock: the wall clock, unless a test sets `frozen` (dates are part of published roots). */
+  clock: { now(): number; frozen: number | null };
   store: EmbeddedStore;
   drive: DriveService;
   /** Another service on the same directories: what a second process (PM2 worker, the CLI) would be. */
@@ -24,11 +33,16 @@ export interface DriveFixture {
 export async function driveFixture(options: { quotaBytes?: number } = {}): Promise<DriveFixture> {
   const dir = await tempDir('drive-');
   const store = await EmbeddedStore.open(join(dir.path, 'ipfs'));
+  const clock = {
+    frozen: null as number | null,
+    now: () => clock.frozen ?? Date.now(),
+  };
   const make = () =>
     new DriveService({
       store,
       users: { dirFor: (email: string) => join(dir.path, 'nostr', email) },
-      clock: { now: () => Date.now() },
+      clock,
+      links: () => DEFAULT_LINKS,
       logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
       quotaBytes: options.quotaBytes ?? 650 * 1024 * 1024,
       stagingDir: join(dir.path, '.drive-staging'),
@@ -37,6 +51,7 @@ export async function driveFixture(options: { quotaBytes?: number } = {}): Promi
   let n = 0;
   return {
     root: dir.path,
+    clock,
     store,
     drive,
     otherProcess: make(),
@@ -50,11 +65,16 @@ export async function driveFixture(options: { quotaBytes?: number } = {}): Promi
 }
 
 /**
- * The root CID `ipfs add -r` gives the drive's folders as they are on disk (hidden files and the manifest
- * left out), computed by ipfs-unixfs-importer's own directory builder rather than the drive's.
+ * The root CID `ipfs add -r` gives a folder holding the drive's folders as they are on disk (hidden files
+ * left out), the public manifest derived from the one on disk, and the built explorer, as `manifest.json`
+ * and `_index.html`: computed by ipfs-unixfs-importer's own directory builder rather than the drive's.
  */
-export async function addRecursiveCid(driveDir: string): Promise<string> {
-  const candidates: ImportCandidate[] = [];
+export async function addRecursiveCid(driveDir: string, links: DriveLinks = DEFAULT_LINKS): Promise<string> {
+  const manifest = JSON.parse(await readFile(join(driveDir, 'manifest.json'), 'utf8')) as Manifest;
+  const candidates: ImportCandidate[] = [
+    { path: 'uDRIVE/_index.html', content: (await loadExplorer()).bytes },
+    { path: 'uDRIVE/manifest.json', content: publishedManifestBytes(manifest, links) },
+  ];
   for (const category of ['Documents', 'Images', 'Music', 'Videos']) {
     candidates.push({ path: `uDRIVE/${category}` });
     const names = (await readdir(join(driveDir, category)).catch(() => [] as string[])).filter(

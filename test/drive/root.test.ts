@@ -2,20 +2,32 @@ import { CID } from 'multiformats/cid';
 import { sha256 } from 'multiformats/hashes/sha2';
 import { describe, expect, it } from 'vitest';
 import type { ManifestEntry } from '../../src/drive/manifest.js';
-import { buildDriveRoot } from '../../src/drive/root.js';
+import { buildDriveRoot, type DriveRootChange } from '../../src/drive/root.js';
+import { DEFAULT_LINKS } from './drive-fixture.js';
 
-/** A block store that only counts what is put and answers the CID Kubo would. */
+/** A block store that only counts the nodes put, answers the CID Kubo would, and files small files whole. */
 function countingStore() {
   const put: string[] = [];
+  const cidOf = async (bytes: Uint8Array) => CID.createV0(await sha256.digest(bytes)).toString();
   return {
     put,
     putBlock: async (bytes: Uint8Array) => {
-      const cid = CID.createV0(await sha256.digest(bytes)).toString();
+      const cid = await cidOf(bytes);
       put.push(cid);
       return cid;
     },
+    add: async (content: AsyncIterable<Uint8Array>) => {
+      const chunks: Uint8Array[] = [];
+      for await (const chunk of content) chunks.push(chunk);
+      const bytes = Buffer.concat(chunks);
+      return { cid: await cidOf(bytes), size: bytes.length, dagSize: bytes.length };
+    },
   };
 }
+
+const drive = (files: ManifestEntry[]) => ({ owner_hex_pubkey: 'ab'.repeat(32), files });
+const build = (store: ReturnType<typeof countingStore>, files: ManifestEntry[], change?: DriveRootChange) =>
+  buildDriveRoot(store, drive(files), { links: DEFAULT_LINKS, change });
 
 async function entry(category: ManifestEntry['category'], name: string): Promise<ManifestEntry> {
   const cid = CID.createV0(await sha256.digest(Buffer.from(`${category}/${name}`))).toString();
@@ -29,21 +41,21 @@ describe('drive root', () => {
       await entry('Images', 'b.jpg'),
       await entry('Music', 'c.mp3'),
     ];
-    const before = await buildDriveRoot(countingStore(), files);
+    const before = await build(countingStore(), files);
     const added = [...files, await entry('Images', 'd.png')];
     const store = countingStore();
     const change = {
       changed: 'Images' as const,
       previous: { folders: before.folders, folderDagSizes: before.folderDagSizes },
     };
-    const incremental = await buildDriveRoot(store, added, change);
-    expect(incremental).toEqual(await buildDriveRoot(countingStore(), added));
+    const incremental = await build(store, added, change);
+    expect(incremental).toEqual(await build(countingStore(), added));
     expect(incremental.folders.Documents).toBe(before.folders.Documents);
     // The Images folder and the root: the three other folders are not encoded nor stored again.
     expect(store.put).toEqual([incremental.folders.Images, incremental.rootCid]);
     // Sizes missing from the previous tree (a manifest written before they were recorded): rebuilt.
     const partial = { ...change, previous: { folders: before.folders, folderDagSizes: {} } };
-    expect(await buildDriveRoot(countingStore(), added, partial)).toEqual(incremental);
+    expect(await build(countingStore(), added, partial)).toEqual(incremental);
   });
 
   it('refuses a folder that Kubo would shard (507 DRIVE_FOLDER_FULL)', async () => {
@@ -53,10 +65,10 @@ describe('drive root', () => {
         entry('Videos', `${String(i).padStart(4, '0')}${'v'.repeat(226)}`),
       ),
     );
-    await expect(buildDriveRoot(countingStore(), files)).rejects.toMatchObject({
+    await expect(build(countingStore(), files)).rejects.toMatchObject({
       statusCode: 507,
       code: 'DRIVE_FOLDER_FULL',
     });
-    await expect(buildDriveRoot(countingStore(), files.slice(0, 900))).resolves.toBeTruthy();
+    await expect(build(countingStore(), files.slice(0, 900))).resolves.toBeTruthy();
   });
 });

@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startGateway, type Gateway } from '../../src/drive/store/gateway.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { newKey } from '../helpers/nostr.js';
@@ -27,10 +27,12 @@ describe('drive routes', () => {
   let alice: Owner;
   let bob: Owner;
   let gateway: Gateway;
+  /** The wall clock, unless a test freezes it: file dates are part of the published root. */
+  const clock = { frozen: null as number | null, now: () => clock.frozen ?? Date.now() };
 
   beforeAll(async () => {
     // The per-user upload limits are tested in test/http/upload-limits.test.ts; here 20 run at once.
-    t = await buildTestApp({ env: { UPLOAD_MAX_CONCURRENT: '20', UPLOAD_MAX_PER_MINUTE: '1000' } });
+    t = await buildTestApp({ env: { UPLOAD_MAX_CONCURRENT: '20', UPLOAD_MAX_PER_MINUTE: '1000' }, clock });
     alice = await register(t, 'alice@example.org');
     bob = await register(t, 'bob@example.org');
     gateway = await startGateway(t.app.contentStore, { host: '127.0.0.1', port: 0 });
@@ -107,7 +109,9 @@ describe('drive routes', () => {
     expect(await readdir(join(t.config.dataRoot, '.drive-staging'))).toEqual([]);
   });
 
-  it('deletes (404 unknown, 400 escaping) and a re-upload restores the same root CID', async () => {
+  it('deletes (404 unknown, 400 escaping) and a re-upload at the same date restores the same root CID', async () => {
+    clock.frozen = Date.now();
+    onTestFinished(() => void (clock.frozen = null));
     const dave = await register(t, 'dave@example.org');
     const kept = (await upload(t, dave, 'keep.txt', 'keep')).json();
     const added = (await upload(t, dave, 'song.mp3', 'ID3 la la')).json();

@@ -43,11 +43,14 @@ describe('drive service', () => {
       owner_email: 'alice@example.org',
     });
     expect(last.rootCid).toBe(await addRecursiveCid(driveDir));
+    // The four folders, then the explorer and the public manifest (links sorted by name, as Kubo does).
     expect((await fx.store.ls(last.rootCid)).map((e) => e.name)).toEqual([
       'Documents',
       'Images',
       'Music',
       'Videos',
+      '_index.html',
+      'manifest.json',
     ]);
     // The file is reachable under its name through its wrapper, and the wrapper and the root are pinned.
     expect((await collect(fx.store.cat(result.entry.ipfs_link))).toString()).toBe('hello world\n');
@@ -106,6 +109,8 @@ describe('drive service', () => {
   });
 
   it('deletes (unknown 404, escaping 400) and a re-upload gives back the same root', async () => {
+    // Dates are in the published manifest: the same files at the same dates give the same root.
+    fx.clock.frozen = Date.UTC(2026, 0, 1);
     const dave = fx.user('dave@example.org');
     const before = await fx.addText(dave, 'keep.txt', 'keep');
     const added = await fx.addText(dave, 'photo.png', 'png bytes');

@@ -95,7 +95,11 @@ describe('POST /g1nostr', () => {
       const before = await tree();
       const res = await t.app.inject({ method: 'POST', url: '/g1nostr', payload: { email } });
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ detail: expect.any(String), code: 'INVALID_EMAIL' });
+      expect(res.json()).toEqual({
+        detail: expect.any(String),
+        code: 'INVALID_EMAIL',
+        error: 'INVALID_EMAIL',
+      });
       expect(await readdir(usersRoot())).toEqual([]);
       // Nothing anywhere under the temp root, including outside DATA_ROOT ("../x@y.z").
       expect(await tree()).toEqual(before);

@@ -5,6 +5,7 @@ const PAGES = [
   { path: '/scan', bundle: 'scan', app: 'scan-app', en: 'Scan', fr: 'Scanner' },
   { path: '/g1', bundle: 'g1', app: 'g1-app', en: 'Registration', fr: 'Inscription' },
   { path: '/nostr', bundle: 'nostr', app: 'nostr-app', en: 'Geo-messages', fr: 'Géo-messages' },
+  { path: '/webcam', bundle: 'webcam', app: 'webcam-app', en: 'Webcam', fr: 'Webcam' },
   // Served by the cookie routes (HTML unless JSON is asked for), from the same layout.
   { path: '/cookie', bundle: 'cookie', app: 'cookie-app', en: 'My cookies', fr: 'Mes cookies' },
 ];
@@ -29,7 +30,7 @@ describe('the interactive pages as served', () => {
     expect(fr.body).toContain('<html lang="fr">');
     expect(fr.body).toContain(`<h1>${spec.fr}</h1>`);
     expect(fr.body).toContain('name="viewport"');
-    for (const href of ['/', '/scan', '/g1', '/nostr', '/cookie'])
+    for (const href of ['/', '/scan', '/g1', '/nostr', '/webcam', '/cookie'])
       expect(fr.body).toContain(`href="${href}"`);
     expect(fr.body).toMatch(new RegExp(`href="${spec.path}" aria-current="page"`));
 

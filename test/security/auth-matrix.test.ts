@@ -253,7 +253,18 @@ function relayCases(name: RouteName): Case[] {
       async (ctx) => [request(name, { npub: ctx.legacy.npub })],
       refused('AUTH_CHALLENGE_NOT_ISSUED'),
     ],
-    ['with no npub', async () => [request(name, {})], refused('AUTH_REQUIRED')],
+    // An upload naming no key is the owner's when one key alone is logged in from that address (the pages
+    // send the file first); elsewhere a missing npub is a missing credential.
+    [
+      'with no npub',
+      async () => [request(name, {})],
+      name === 'upload' ? passes(name) : refused('AUTH_REQUIRED'),
+    ],
+    [
+      'with no npub, from a stranger address',
+      async () => [request(name, { address: STRANGER })],
+      refused('AUTH_REQUIRED'),
+    ],
   ];
   return cases.map(([label, requests, expected]) => ({
     name: `relay-observed ${label}`,

@@ -43,7 +43,7 @@ const CATEGORIES = new Set(['Images', 'Music', 'Videos', 'Documents']);
 /**
  * What may change inside DATA_ROOT while hostile names are thrown at the station: the content store and the
  * station's own state; in the directories of the members who upload, files directly in the four drive folders (never hidden),
- * the drive's manifest, journal and lock, and cookie files named after a valid host; whole new user
+ * the drive's manifest, journal, lock and media records, and cookie files named after a valid host; whole new user
  * directories named by a valid e-mail. Anything else (another user's directory, the member's keys, a drive
  * file outside a category folder, a stray file at the root of DATA_ROOT or of `nostr/`) is reported.
  */
@@ -53,6 +53,8 @@ export function dataRootViolations(before: Snapshot, after: Snapshot, memberEmai
     const member = memberEmails.map((email) => `nostr/${email}/`).find((dir) => path.startsWith(dir));
     if (member) {
       const rest = path.slice(member.length);
+      // The media record of an upload (drive/media/record.ts): named by a CID, never by the upload's name.
+      if (/^APP\/uDRIVE\/\.media(\/Qm[1-9A-HJ-NP-Za-km-z]{44}\.json)?$/.test(rest)) return true;
       const drive = /^APP\/uDRIVE\/([^/]+)\/([^/]+)$/.exec(rest);
       if (drive) return CATEGORIES.has(drive[1]!) && !drive[2]!.startsWith('.');
       if (/^APP\/uDRIVE\/(manifest\.json|\.drive\.lock|\.journal(\/[^/]+)?)$/.test(rest)) return true;

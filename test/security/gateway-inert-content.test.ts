@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type Gateway } from '../../src/drive/store/gateway.js';
+import { loadExplorer } from '../../src/drive/explorer.js';
+import { startDriveGateway } from '../../src/drive/plugin.js';
+import type { Gateway } from '../../src/drive/store/gateway.js';
 import type { Manifest } from '../../src/drive/manifest.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { postUpload, register, type Owner } from '../helpers/multipart.js';
@@ -17,12 +19,16 @@ describe('embedded gateway: uploaded active content', () => {
   let manifest: Manifest;
 
   beforeAll(async () => {
-    t = await buildTestApp();
-    gateway = await startGateway(t.app.contentStore, { host: '127.0.0.1', port: 0 });
+    t = await buildTestApp({ env: { IPFS_GATEWAY: 'http://127.0.0.1:0' } });
+    // The station's gateway, the one that knows the drive explorer: the only file it lets run.
+    const started = await startDriveGateway(t.config, t.app.contentStore, t.deps.logger);
+    if (!started) throw new Error('the embedded gateway did not start');
+    gateway = started;
     owner = await register(t, 'pages@example.org');
     for (const [filename, value] of [
       ['page.html', HTML],
       ['image.svg', SVG],
+      ['_index.html', HTML],
     ] as const) {
       const res = await postUpload(t, '/api/upload', {
         npub: owner.npub,
@@ -39,8 +45,11 @@ describe('embedded gateway: uploaded active content', () => {
   });
 
   const link = (name: string) => manifest.files.find((f) => f.name === name)!.ipfs_link;
-  const get = (path: string, headers: Record<string, string> = {}) =>
-    fetch(`${gateway.url}${path}`, { headers });
+  const get = (
+    path: string,
+    headers: Record<string, string> = {},
+    redirect: 'follow' | 'manual' = 'follow',
+  ) => fetch(`${gateway.url}${path}`, { headers, redirect });
 
   function expectInert(response: Response) {
     expect(response.headers.get('content-security-policy')).toBe('sandbox');
@@ -69,5 +78,33 @@ describe('embedded gateway: uploaded active content', () => {
     expect(listing.headers.get('content-type')).toContain('text/html');
     expectInert(listing);
     expectInert(await get('/ipfs/not-a-cid'));
+  });
+
+  it('keeps an uploaded _index.html sandboxed; only the drive root’s explorer runs, under its own policy', async () => {
+    expect(manifest.files.find((f) => f.name === '_index.html')?.path).toBe('Documents/_index.html');
+    const uploaded = await get(`/ipfs/${manifest.root_cid}/Documents/_index.html`);
+    expect(uploaded.headers.get('content-type')).toContain('text/html');
+    expectInert(uploaded);
+    expect(await uploaded.text()).toBe(HTML);
+    expectInert(await get(`/ipfs/${link('_index.html')}`));
+
+    const explorer = await loadExplorer();
+    const root = await get(`/ipfs/${manifest.root_cid}/_index.html`);
+    expect(root.status).toBe(200);
+    const policy = root.headers.get('content-security-policy') ?? '';
+    expect(policy).not.toContain('sandbox');
+    expect(policy).toContain(`script-src '${explorer.scriptHash}'`);
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(root.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(Buffer.from(await root.arrayBuffer()).equals(Buffer.from(explorer.bytes))).toBe(true);
+    // The drive root itself leads to its explorer; its folders stay plain, inert listings.
+    const redirect = await get(`/ipfs/${manifest.root_cid}/`, {}, 'manual');
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get('location')).toBe('_index.html');
+    expectInert(redirect);
+    const folder = await get(`/ipfs/${manifest.root_cid}/Documents/`);
+    expect(folder.status).toBe(200);
+    expectInert(folder);
   });
 });

@@ -39,7 +39,7 @@ describe('registration e-mails: NFKC and a conservative character set', () => {
     const before = await entries();
     const res = await register(email);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ detail: expect.any(String), code: 'INVALID_EMAIL' });
+    expect(res.json()).toEqual({ detail: expect.any(String), code: 'INVALID_EMAIL', error: 'INVALID_EMAIL' });
     expect(await entries()).toEqual(before);
   });
 

@@ -11,7 +11,8 @@ export class CameraError extends Error {
 /** Frames read per second: enough to catch a card held up, light on a phone's battery. */
 const SCANS_PER_SECOND = 5;
 
-function problemOf(error: unknown): CameraProblem {
+/** What a failed `getUserMedia` means for the person in front of the page. */
+export function problemOf(error: unknown): CameraProblem {
   const name = error instanceof DOMException ? error.name : '';
   if (name === 'NotAllowedError' || name === 'SecurityError') return 'denied';
   if (name === 'NotFoundError' || name === 'OverconstrainedError' || name === 'NotReadableError')

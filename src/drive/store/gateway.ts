@@ -19,6 +19,21 @@ export interface GatewayOptions {
   host: string;
   port: number;
   logger?: Logger;
+  /** The station's drive explorer, the one file allowed to run (see `ExplorerRoute`). */
+  explorer?: ExplorerRoute;
+}
+
+/**
+ * The one exception to inert content: the file whose CID is `cid` (the station's drive explorer, the same
+ * bytes in every drive) is served with `policy` instead of `sandbox`, and a directory that holds it as
+ * `_index.html` (a drive root) redirects there. Anything else, an uploaded `_index.html` included, has
+ * another CID and stays sandboxed.
+ */
+export interface ExplorerRoute {
+  cid: string;
+  name: string;
+  /** The Content-Security-Policy for one request (its connect-src may depend on the Host it came by). */
+  policy(req: IncomingMessage): string;
 }
 
 export interface Gateway {
@@ -94,11 +109,19 @@ async function serveFile(
   await pipeline(Readable.from(store.cat(path, { offset: start, length, signal })), res);
 }
 
+/** `/ipfs/<root>/` → `_index.html`, `/ipfs/<root>` → `<root>/_index.html`: relative, so a proxy prefix stays. */
+function redirectToExplorer(res: ServerResponse, url: URL, name: string): void {
+  const last = url.pathname.endsWith('/') ? '' : `${url.pathname.split('/').at(-1)}/`;
+  res.writeHead(302, { location: `${last}${encodeURIComponent(name)}`, 'cache-control': 'no-cache' });
+  res.end();
+}
+
 async function handle(
   req: IncomingMessage,
   res: ServerResponse,
   store: GatewayStore,
   signal: AbortSignal,
+  explorer: ExplorerRoute | undefined,
 ): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'application/json; charset=utf-8' });
@@ -121,7 +144,10 @@ async function handle(
     return;
   }
   if (stat.type === 'directory') {
-    const html = directoryListing(parsed.path, await store.ls(parsed.path, { signal }));
+    const entries = await store.ls(parsed.path, { signal });
+    if (explorer && entries.some((e) => e.name === explorer.name && e.cid === explorer.cid))
+      return redirectToExplorer(res, url, explorer.name);
+    const html = directoryListing(parsed.path, entries);
     res.writeHead(200, {
       'content-type': 'text/html; charset=utf-8',
       'content-length': Buffer.byteLength(html),
@@ -130,6 +156,10 @@ async function handle(
     return;
   }
   const name = parsed.segments.at(-1) ?? null;
+  if (explorer && stat.cid === explorer.cid) {
+    res.setHeader('content-security-policy', explorer.policy(req));
+    res.setHeader('referrer-policy', 'no-referrer');
+  }
   await serveFile(req, res, store, { path: parsed.path, name, stat, url, signal });
 }
 
@@ -141,7 +171,7 @@ export async function startGateway(store: GatewayStore, options: GatewayOptions)
     setMaxListeners(0, controller.signal);
     res.on('close', () => controller.abort());
     for (const [name, value] of Object.entries(INERT)) res.setHeader(name, value);
-    handle(req, res, store, controller.signal).catch((error: unknown) => {
+    handle(req, res, store, controller.signal, options.explorer).catch((error: unknown) => {
       if (!controller.signal.aborted) sendError(res, error, options.logger);
     });
   });

@@ -1,0 +1,62 @@
+import type { FastifyInstance } from 'fastify';
+import type { Static } from 'typebox';
+import { Type } from 'typebox';
+import { BadRequestError, NotFoundError } from '../http/errors.js';
+import { driveLabels } from '../http/page-labels/drive.js';
+import { documentResponse, errorResponses } from '../http/schemas.js';
+import { pageContext, sendHtml, sharedViews } from '../http/views.js';
+import { parsePubkey } from '../identity/pubkey.js';
+import { DriveListing, DriveQuery } from './listing-schema.js';
+
+const PageQuery = Type.Object({
+  lang: Type.Optional(Type.String({ maxLength: 16, description: 'Page language: fr or en' })),
+});
+
+/**
+ * Reading a drive: `GET /api/drive` (public, like the published root it describes) and the `/drive` page,
+ * which signs in in the browser and reads the signer's own drive through it.
+ */
+export async function driveListingRoutes(app: FastifyInstance): Promise<void> {
+  const views = await sharedViews();
+
+  app.get<{ Querystring: Static<typeof DriveQuery> }>(
+    '/api/drive',
+    {
+      schema: {
+        summary: 'A user’s drive: the public manifest of its published root, and that root',
+        description:
+          'Public, as the root it describes: files (path, name, category, type, size, SHA-256, CID, `ipfs_link`, date), the gateway and API the explorer uses, the current root CID and the explorer URL. No e-mail address.',
+        tags: ['drive'],
+        querystring: DriveQuery,
+        response: { 200: DriveListing, ...errorResponses(400, 404, 429, 500) },
+      },
+    },
+    async (request, reply) => {
+      const key = parsePubkey(request.query.npub);
+      if (!key) throw new BadRequestError('INVALID_NPUB', 'npub must be a bech32 npub or 64 hex characters.');
+      const user = await app.users.findByHex(key.hex);
+      if (!user) throw new NotFoundError('UNKNOWN_USER', 'This key has no drive on this station.');
+      // Changes with every upload: revalidate, never serve a stale list.
+      reply.header('cache-control', 'no-cache');
+      return app.drive.listing(user);
+    },
+  );
+
+  app.get(
+    '/drive',
+    {
+      schema: {
+        summary: 'Drive page: sign in with a NOSTR key, then list, preview, upload and delete files',
+        tags: ['pages'],
+        querystring: PageQuery,
+        produces: ['text/html'],
+        response: { 200: documentResponse('text/html', 'The page'), ...errorResponses(400, 429) },
+      },
+    },
+    (request, reply) => {
+      const context = pageContext(request);
+      reply.header('cache-control', 'no-store');
+      return sendHtml(reply, views.render('drive', { ...context, t: driveLabels(context.lang) }));
+    },
+  );
+}

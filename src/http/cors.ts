@@ -1,0 +1,84 @@
+import cors, { type FastifyCorsOptions } from '@fastify/cors';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+/**
+ * Reads anyone may make from any site: they carry nothing personal (balances and the grid are public data,
+ * pages' assets are static). Matched on the path only; HEAD counts as GET.
+ */
+const PUBLIC_READS: readonly { methods: readonly string[]; path: RegExp }[] = [
+  { methods: ['GET'], path: /^\/(health|favicon\.ico)?$/ },
+  { methods: ['GET'], path: /^\/check_(balance|balances|society|revenue)$/ },
+  { methods: ['GET'], path: /^\/api\/(nip42\/challenge|umap\/geolinks|geo\/messages|drive)$/ },
+  { methods: ['GET', 'POST'], path: /^\/api\/test-nostr$/ },
+  { methods: ['GET'], path: /^\/(assets|views|api\/view)\// },
+];
+
+/** Headers a cross-site page may send: NIP-98 and bodies (form, JSON, multipart). */
+const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'Accept-Language'];
+const EXPOSED_HEADERS = ['Retry-After', 'WWW-Authenticate', 'Content-Disposition'];
+const PREFLIGHT_CACHE_SECONDS = 600;
+
+function pathOf(url: string): string {
+  const end = url.search(/[?#]/);
+  return end === -1 ? url : url.slice(0, end);
+}
+
+/** For a preflight, what the real request will be: its method, and whether it carries a credential. */
+function intended(request: FastifyRequest): { method: string; authorization: boolean } {
+  if (request.method !== 'OPTIONS') {
+    return { method: request.method, authorization: request.headers.authorization !== undefined };
+  }
+  const method = request.headers['access-control-request-method'];
+  const headers = request.headers['access-control-request-headers'] ?? '';
+  return {
+    method: typeof method === 'string' ? method.toUpperCase() : 'GET',
+    authorization: /(^|,)\s*authorization\s*(,|$)/i.test(headers),
+  };
+}
+
+/** A public read, made without a credential: its answer is the same whoever asks it. */
+export function isPublicRead(request: FastifyRequest): boolean {
+  const { method, authorization } = intended(request);
+  if (authorization) return false;
+  const verb = method === 'HEAD' ? 'GET' : method;
+  const path = pathOf(request.url);
+  return PUBLIC_READS.some((entry) => entry.methods.includes(verb) && entry.path.test(path));
+}
+
+/**
+ * CORS (README, "Protection"): public reads are open to every origin (`*`, no credentials); everything else
+ * — authenticated routes, registration, whatever is added later — only to the station's own origins
+ * (PUBLIC_URL, the IPFS gateway, CORS_ORIGINS, the API itself), whose origin is reflected. A foreign origin
+ * gets no CORS header, so its browser keeps the answer from it, and its preflight is the JSON 404.
+ */
+export async function registerCors(app: FastifyInstance): Promise<void> {
+  const shared = {
+    allowedHeaders: ALLOWED_HEADERS,
+    exposedHeaders: EXPOSED_HEADERS,
+    maxAge: PREFLIGHT_CACHE_SECONDS,
+    credentials: false,
+    // A preflight without Origin is nobody's browser: answered like any other, never with a text/plain 400.
+    strictPreflight: false,
+  } satisfies FastifyCorsOptions;
+  await app.register(cors, {
+    hook: 'onRequest',
+    delegator: (request, callback) => {
+      if (isPublicRead(request)) {
+        return callback(null, { ...shared, origin: '*', methods: ['GET', 'HEAD', 'POST'] });
+      }
+      const origin = request.headers.origin;
+      const own =
+        origin !== undefined &&
+        !app.auth.origins.isForeign(origin, {
+          protocol: request.protocol,
+          host: request.host,
+          path: request.url,
+        });
+      callback(null, {
+        ...shared,
+        origin: own ? origin : false,
+        methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
+      });
+    },
+  });
+}
