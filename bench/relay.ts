@@ -6,7 +6,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -16,16 +15,9 @@ import WebSocket from 'ws';
 import { openLmdbEventStore } from '../src/relay/store/lmdb-event-store.js';
 import { benchEvents, fillStore } from './relay-events.js';
 import { benchIngest } from './relay-ingest.js';
+import { freePort } from '../test/e2e/service-process.js';
 
 const ROOT = join(import.meta.dirname, '..');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** REQ → EOSE on a bare WebSocket: the relay's own latency (a nostr-tools client would add its verification). */
 async function reqLatency(

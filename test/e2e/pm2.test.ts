@@ -1,22 +1,14 @@
 import { execFile } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/relay.js';
 import { tempDir } from '../helpers/temp.js';
+import { freePort } from './service-process.js';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..', '..');
 const PM2 = join(ROOT, 'node_modules', '.bin', 'pm2');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('PM2 deployment', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
