@@ -4,7 +4,6 @@ import multipart from '@fastify/multipart';
 import { registerOpenApi } from './http/openapi.js';
 import { registerProtection } from './http/protection.js';
 import { registerCors } from './http/cors.js';
-import { pendingRoutes } from './http/pending.js';
 import { UploadLimits } from './http/upload-gate.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
@@ -122,7 +121,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(geolinksRoutes);
   await app.register(myGpsRoutes);
   await app.register(balancesRoutes);
-  await app.register(pendingRoutes);
   await app.register(authRoutes);
   await app.register(viewRoutes);
   await app.register(assetRoutes);

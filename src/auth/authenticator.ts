@@ -91,7 +91,7 @@ export class Authenticator {
       context =
         header.event.kind === NIP42_KIND
           ? await this.viaChallenge(header.event, request.address, at, final)
-          : await this.viaNip98(header.event, request, at, final);
+          : await this.viaNip98(header.event, request, at, final, options.fileDigest);
     } else {
       context = await this.viaRelay(named, request, options.requireProof === true);
     }
@@ -114,6 +114,7 @@ export class Authenticator {
     request: AuthRequest,
     at: number,
     final: boolean,
+    fileDigest?: string,
   ): Promise<AuthContext> {
     if (event.kind !== NIP98_KIND) {
       throw new UnauthorizedError('AUTH_WRONG_KIND', `An Authorization event must be kind 27235 or 22242.`);
@@ -127,7 +128,8 @@ export class Authenticator {
     const verdict = verifyNip98(event, { url: request.url, method: request.method, now: at });
     if (!verdict.ok) throw new UnauthorizedError(verdict.code, `NIP-98: ${verdict.reason}.`);
     if (!final) return { pubkey: verdict.pubkey, method: 'nip98', proof: true };
-    if (verdict.payloadHash !== null && verdict.payloadHash !== (await request.bodyDigest())) {
+    const payload = verdict.payloadHash;
+    if (payload !== null && payload !== fileDigest && payload !== (await request.bodyDigest())) {
       throw new UnauthorizedError(
         'AUTH_PAYLOAD_MISMATCH',
         'NIP-98: the payload tag is not the SHA-256 of the body.',

@@ -85,6 +85,8 @@ export function registerAuth(
   });
 
   app.addHook('preParsing', async (request, _reply, payload) => {
+    // Blossom bodies are the blob itself, hashed by the upload; their tokens have no payload tag to check.
+    if (request.routeOptions.config.rawBody) return payload;
     if (/^nostr\s/i.test(request.headers.authorization ?? '')) request.bodyDigestPromise = watchBody(request);
     return payload;
   });
@@ -100,7 +102,7 @@ export function registerAuth(
   });
 
   app.decorateRequest('authenticate', function (this: FastifyRequest, options: AuthOptions = {}) {
-    const key = `${options.npub ?? ''}|${options.requireProof === true}`;
+    const key = `${options.npub ?? ''}|${options.requireProof === true}|${options.fileDigest ?? ''}`;
     this.authMemo ??= new Map();
     let pending = this.authMemo.get(key);
     if (!pending) {

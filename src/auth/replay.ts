@@ -16,6 +16,11 @@ export class ReplayRecords {
     return this.db.ifNoExists(id, () => void this.db.put(id, rememberUntil));
   }
 
+  /** Whether `id` was claimed (and not yet swept); claims nothing. */
+  seen(id: string): boolean {
+    return this.db.get(id) !== undefined;
+  }
+
   async sweep(): Promise<number> {
     const now = unixSeconds(this.clock);
     const expired = [...this.db.getRange({})].filter(({ value }) => value < now).map(({ key }) => key);

@@ -15,6 +15,10 @@ export interface AuthServices {
   observed: RelayObservedAuth;
   cache: AuthCache;
   origins: StationOrigins;
+  /** Single-use records of NIP-98 events and Blossom tokens. */
+  replay: ReplayRecords;
+  /** The station database these services run on (the blob index shares it). */
+  db: StationDb;
   /** Starts the periodic removal of expired challenges, replay records and logins. */
   start(): void;
   stop(): void;
@@ -77,6 +81,8 @@ export async function createAuthServices(options: {
     observed,
     cache,
     origins,
+    replay,
+    db,
     start: () => {
       sweeping ??= setInterval(() => void sweep(), SWEEP_EVERY_MS).unref();
       void sweep();

@@ -16,6 +16,11 @@ export interface AuthOptions {
   npub?: string | null;
   /** Refuse relay-observed authentication for this operation (e.g. reading back a cookie file). */
   requireProof?: boolean;
+  /**
+   * NIP-96: a NIP-98 `payload` tag may name the SHA-256 of the uploaded file instead of the whole body's
+   * (its clients sign the file's hash).
+   */
+  fileDigest?: string;
 }
 
 declare module 'fastify' {

@@ -4,7 +4,10 @@ import { parseArgs } from 'node:util';
 import { systemClock } from '../clock.js';
 import { answerForCli, addFileFromDisk } from '../drive/cli-add.js';
 import { createDriveService, openContentStore } from '../drive/plugin.js';
+import { BlobIndex } from '../drive/blobs/blob-index.js';
+import { blobIndexObserver } from '../drive/blobs/index-sync.js';
 import { AppError } from '../http/errors.js';
+import { openStationDb } from '../state/station-db.js';
 import { UserStore } from '../identity/user-store.js';
 import type { CliCommand } from './command.js';
 
@@ -38,13 +41,16 @@ export const command: CliCommand = {
       watch: false,
     });
     const store = await openContentStore(config);
+    // The station's blob index follows the drives (Blossom serves files by hash): the CLI's additions too.
+    const stationDb = await openStationDb(config.dataRoot);
     try {
       const user = await users.findByEmail(values.user);
       if (!user) {
         console.error(`no user ${values.user} on this station`);
         return 1;
       }
-      const drive = createDriveService(config, { store, users, clock: systemClock, logger });
+      const observer = blobIndexObserver(new BlobIndex(stationDb));
+      const drive = createDriveService(config, { store, users, clock: systemClock, logger, observer });
       if (action === 'ls') {
         const manifest = await drive.list(user);
         if (values.json) out(JSON.stringify(manifest));
@@ -69,6 +75,7 @@ export const command: CliCommand = {
       return failures > 0 ? 1 : 0;
     } finally {
       await store.close();
+      await stationDb.close();
       users.close();
     }
   },

@@ -7,6 +7,7 @@ import { parseTemplate } from '../economy/payments/command.js';
 import { relayConfig, type RelayConfig } from './relay.js';
 import { authConfig, type AuthConfig } from './auth.js';
 import { mediaConfig, type MediaConfig } from './media.js';
+import { blossomConfig, type BlossomConfig } from './blossom.js';
 import {
   absolutePath,
   addressList,
@@ -72,6 +73,8 @@ export interface Config {
   driveQuotaBytes: number;
   /** ffmpeg / ffprobe for the media fields of `/api/fileupload`. */
   media: MediaConfig;
+  /** Blossom, NIP-96 and NIP-94 (src/drive/blossom, src/drive/nip96). */
+  blossom: BlossomConfig;
   /** Per-user upload limits, and per client address (TRUSTED_IPS exempt), on top of the per-IP rate limit. */
   uploads: {
     maxConcurrent: number;
@@ -172,6 +175,7 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
     likeMaxAgeSeconds: integer(env, 'LIKE_MAX_AGE', 3_600, 1, 30 * 86_400),
     driveQuotaBytes: integer(env, 'DRIVE_QUOTA_MB', 650, 1, 1_000_000) * 1024 * 1024,
     media: mediaConfig(env),
+    blossom: blossomConfig(env),
     uploads: {
       maxConcurrent: integer(env, 'UPLOAD_MAX_CONCURRENT', 3, 1, 1_000),
       maxPerMinute: integer(env, 'UPLOAD_MAX_PER_MINUTE', 60, 1, 100_000),

@@ -7,6 +7,11 @@ import type { DriveCategory } from './categories.js';
 export type Provenance =
   | { kind: 'upload' }
   | { kind: 'cli' }
+  /** Sent by a NOSTR client: Blossom's PUT /upload, or NIP-96. */
+  | { kind: 'blossom' }
+  | { kind: 'nip96' }
+  /** Fetched by PUT /mirror (BUD-04) from this URL. */
+  | { kind: 'mirror'; url: string }
   /** Copied from a public drive: the link the user gave and the CID it resolved to. */
   | { kind: 'drive'; ipfs_link: string; cid: string };
 

@@ -11,6 +11,9 @@ import { EXPLORER_NAME } from './listing-schema.js';
 import { driveListingRoutes } from './listing-routes.js';
 import { driveRoutes } from './routes.js';
 import { DriveService } from './service.js';
+import { BlobIndex } from './blobs/blob-index.js';
+import { blobIndexObserver, type DriveObserver } from './blobs/index-sync.js';
+import { registerBlossom } from './blossom/plugin.js';
 import { EmbeddedStore } from './store/embedded.js';
 import { startGateway, type Gateway } from './store/gateway.js';
 import { KuboStore } from './store/kubo.js';
@@ -43,6 +46,8 @@ export function createDriveService(
     logger: Logger;
     /** Default: PUBLIC_URL, else PORT on loopback (links.ts). */
     links?: () => DriveLinks;
+    /** The blob index, told of every change (blobs/index-sync.ts). */
+    observer?: DriveObserver;
   },
 ): DriveService {
   return new DriveService({
@@ -71,12 +76,15 @@ export async function registerDrive(
   app.decorate('contentStore', store);
   // Fails here, at start, rather than at the first upload, when the explorer was not built.
   await loadExplorer();
+  const index = new BlobIndex(app.auth.db);
+  const links = () => driveLinks(app.config, listeningPort(app));
   const drive = createDriveService(app.config, {
     store,
     users: options.users,
     clock: app.clock,
     logger: options.logger,
-    links: () => driveLinks(app.config, listeningPort(app)),
+    links,
+    observer: blobIndexObserver(index),
   });
   // Leftovers of a process that stopped mid-upload (cookie intake stages here too): private, but useless.
   await drive.staging.sweep(STAGING_LEFTOVER_MS);
@@ -92,6 +100,7 @@ export async function registerDrive(
   app.decorate('media', media);
   await app.register(driveRoutes, { cookies: options.cookies });
   await app.register(driveListingRoutes);
+  await registerBlossom(app, { index, links });
 }
 
 /** The port the API actually listens on (PORT=0 in tests picks one), or undefined before `listen`. */

@@ -21,7 +21,8 @@ import { QuotaExceededError, quotaLimit } from './quota.js';
 import { sniffContentType } from './store/content-type.js';
 import { parseIpfsPath } from './store/ipfs-path.js';
 import { NotAFileError } from './store/types.js';
-import { DriveWriter, type DriveFileResult, type DriveStore } from './writer.js';
+import type { DriveObserver } from './blobs/index-sync.js';
+import { DriveWriter, sameContent, type DriveFileResult, type DriveStore } from './writer.js';
 
 export type { DriveFileResult, DriveStore };
 
@@ -38,6 +39,8 @@ export interface DriveServiceDeps {
   stagingDir: string;
   /** What published drives name as their API and gateway (links.ts); asked at each publication. */
   links: () => DriveLinks;
+  /** Told of every file placed or removed (the blob index); its failures are logged, never the caller's. */
+  observer?: DriveObserver;
 }
 
 const SWEEP_EVERY_MS = 3_600_000;
@@ -114,21 +117,31 @@ export class DriveService {
   async commit(
     user: UserRecord,
     staged: StagedFile,
-    input: { fileName: string; source: Provenance },
+    input: { fileName: string; source: Provenance; reuseSameContent?: boolean },
   ): Promise<DriveFileResult> {
     this.sweepSometimes();
     try {
       const name = sanitiseFileName(input.fileName);
-      if (usedBytes(await this.list(user)) + staged.size > this.deps.quotaBytes)
+      const manifest = await this.list(user);
+      const same = input.reuseSameContent ? sameContent(manifest, staged.sha256) : undefined;
+      if (same) return this.writer(user, this.driveDir(user)).existing(manifest, same);
+      if (usedBytes(manifest) + staged.size > this.deps.quotaBytes)
         throw new QuotaExceededError(this.deps.quotaBytes);
       // Not pinned on its own: the wrapper pinned under the lock covers it, and a refused upload leaves no pin.
       const added = await this.deps.store.add(createReadStream(staged.path), { pin: false });
       if (added.size !== staged.size)
         throw new AppError(500, 'STORE_SIZE_MISMATCH', 'The content store did not receive the whole file.');
       const driveDir = this.driveDir(user);
-      return await this.locks.run(driveDir, () =>
-        this.writer(user, driveDir).place({ staged, added, name, source: input.source }),
-      );
+      const placement = {
+        staged,
+        added,
+        name,
+        source: input.source,
+        reuseSameContent: input.reuseSameContent,
+      };
+      const result = await this.locks.run(driveDir, () => this.writer(user, driveDir).place(placement));
+      if (!result.existing) await this.tell((observer) => observer.placed(user, result.entry));
+      return result;
     } finally {
       await this.staging.discard(staged);
     }
@@ -155,12 +168,22 @@ export class DriveService {
     const target = parseDrivePath(filePath);
     if (!target) throw new NotFoundError('FILE_NOT_FOUND', 'There is no such file in the drive.');
     const driveDir = this.driveDir(user);
-    return this.locks.run(driveDir, async () => {
-      const removed = await this.writer(user, driveDir).remove(target.path);
+    const removed = await this.locks.run(driveDir, async () => {
+      const removal = await this.writer(user, driveDir).remove(target.path);
       // Its thumbnail, GIF and info document (media/record.ts) go with it.
-      await releaseMedia(this.deps.store, driveDir, wrapperOf(removed.entry), this.deps.logger);
-      return removed;
+      await releaseMedia(this.deps.store, driveDir, wrapperOf(removal.entry), this.deps.logger);
+      return removal;
     });
+    await this.tell((observer) => observer.removed(user, removed.entry, removed.remaining));
+    return { entry: removed.entry, rootCid: removed.rootCid };
+  }
+
+  private async tell(change: (observer: DriveObserver) => Promise<void>): Promise<void> {
+    if (!this.deps.observer) return;
+    // The drive is already right; the index is reconciled with it at the next start.
+    await change(this.deps.observer).catch((error: unknown) =>
+      this.deps.logger.warn({ err: error }, 'drive: blob index not updated'),
+    );
   }
 
   /** Runs `critical` with the drive lock held and the manifest as it is then (see media/service.ts). */

@@ -33,6 +33,8 @@ export interface DriveFileResult {
   filePath: string;
   /** The name was taken and a numbered one was used. */
   renamed: boolean;
+  /** The drive already held these bytes and `reuseSameContent` was asked: nothing was written. */
+  existing?: boolean;
 }
 
 export interface Placement {
@@ -41,9 +43,15 @@ export interface Placement {
   /** Sanitised name asked for. */
   name: string;
   source: Provenance;
+  /** The same bytes already in the drive are the answer (Blossom, NIP-96: one file per SHA-256). */
+  reuseSameContent?: boolean;
 }
 
 const MAX_NUMBERED_NAMES = 10_000;
+
+export function sameContent(manifest: Manifest, sha256: string): ManifestEntry | undefined {
+  return manifest.files.find((f) => f.sha256 === sha256);
+}
 
 const exists = (path: string) =>
   stat(path).then(
@@ -68,8 +76,16 @@ export class DriveWriter {
   ) {}
 
   /** Moves a staged, imported file into its folder under a free name and publishes the new tree. */
-  async place({ staged, added, name: requested, source }: Placement): Promise<DriveFileResult> {
+  async place({
+    staged,
+    added,
+    name: requested,
+    source,
+    reuseSameContent,
+  }: Placement): Promise<DriveFileResult> {
     const manifest = await this.load();
+    const same = reuseSameContent ? sameContent(manifest, staged.sha256) : undefined;
+    if (same) return this.existing(manifest, same);
     if (usedBytes(manifest) + staged.size > this.deps.quotaBytes)
       throw new QuotaExceededError(this.deps.quotaBytes);
     const category = categoryFor(requested);
@@ -112,8 +128,22 @@ export class DriveWriter {
     return { entry, rootCid, targetDirectory: folder, filePath, renamed: name !== requested };
   }
 
-  /** Takes a file out of the manifest, the folder and the pins. */
-  async remove(path: string): Promise<{ entry: ManifestEntry; rootCid: string }> {
+  /** The answer for a file the drive already holds. */
+  existing(manifest: Manifest, entry: ManifestEntry): DriveFileResult {
+    const targetDirectory = within(this.driveDir, entry.category);
+    const filePath = `APP/uDRIVE/${entry.path}`;
+    return {
+      entry,
+      rootCid: manifest.root_cid ?? '',
+      targetDirectory,
+      filePath,
+      renamed: false,
+      existing: true,
+    };
+  }
+
+  /** Takes a file out of the manifest, the folder and the pins; answers with the files that remain. */
+  async remove(path: string): Promise<{ entry: ManifestEntry; rootCid: string; remaining: ManifestEntry[] }> {
     const manifest = await this.load();
     const entry = manifest.files.find((f) => f.path === path);
     if (!entry) throw new NotFoundError('FILE_NOT_FOUND', `There is no file ${path} in the drive.`);
@@ -122,7 +152,7 @@ export class DriveWriter {
     await rm(within(this.driveDir, entry.category, entry.name), { force: true });
     // Only the wrapper was pinned for this file; other drives holding the same content pin their own.
     await this.unpinQuietly(entry.ipfs_link.split('/')[0]!);
-    return { entry, rootCid };
+    return { entry, rootCid, remaining: manifest.files };
   }
 
   /** The manifest, with uploads interrupted by a crash settled first (see Journal). */

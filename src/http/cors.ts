@@ -13,9 +13,39 @@ const PUBLIC_READS: readonly { methods: readonly string[]; path: RegExp }[] = [
   { methods: ['GET'], path: /^\/(assets|views|api\/view)\// },
 ];
 
+/**
+ * Blossom (BUD-01: `*` on every answer) and NIP-96 endpoints: NOSTR clients on any site call them, and they
+ * act only on a token signed for the request (kind 24242, or NIP-98 with proof required), never on an
+ * ambient login, so another site's page can do nothing with them that its user did not sign.
+ */
+const NOSTR_CLIENT_PATHS =
+  /^\/(upload|mirror|list\/[^/]+|[0-9a-f]{64}(\.[A-Za-z0-9]{1,12})?|\.well-known\/nostr\/nip96\.json|upload2ipfs(\/[0-9a-f]{64}(\.[A-Za-z0-9]{1,12})?)?)$/;
+const NOSTR_CLIENT_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  'X-SHA-256',
+  'X-Content-Length',
+  'X-Content-Type',
+  'X-Publish-Metadata',
+  'Range',
+  '*',
+];
+const NOSTR_CLIENT_EXPOSED = [
+  'X-Reason',
+  'Content-Length',
+  'Content-Range',
+  'Accept-Ranges',
+  'ETag',
+  'Retry-After',
+];
+
+export function isNostrClientPath(url: string): boolean {
+  return NOSTR_CLIENT_PATHS.test(pathOf(url));
+}
+
 /** Headers a cross-site page may send: NIP-98 and bodies (form, JSON, multipart). */
 const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'Accept-Language'];
-const EXPOSED_HEADERS = ['Retry-After', 'WWW-Authenticate', 'Content-Disposition'];
+const EXPOSED_HEADERS = ['Retry-After', 'WWW-Authenticate', 'Content-Disposition', 'X-Reason'];
 const PREFLIGHT_CACHE_SECONDS = 600;
 
 function pathOf(url: string): string {
@@ -63,6 +93,16 @@ export async function registerCors(app: FastifyInstance): Promise<void> {
   await app.register(cors, {
     hook: 'onRequest',
     delegator: (request, callback) => {
+      if (isNostrClientPath(request.url)) {
+        return callback(null, {
+          ...shared,
+          origin: '*',
+          methods: ['GET', 'HEAD', 'PUT', 'DELETE', 'POST'],
+          allowedHeaders: NOSTR_CLIENT_HEADERS,
+          exposedHeaders: NOSTR_CLIENT_EXPOSED,
+          maxAge: 86_400,
+        });
+      }
       if (isPublicRead(request)) {
         return callback(null, { ...shared, origin: '*', methods: ['GET', 'HEAD', 'POST'] });
       }

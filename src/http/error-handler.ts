@@ -47,17 +47,25 @@ function toBody(error: FastifyError | AppError | Error): { status: number; body:
   return { status: 500, body: { detail: 'Internal error', code: 'INTERNAL' } };
 }
 
+/**
+ * The detail again as `X-Reason` (BUD-01), for answers without a body (HEAD) and clients that read only
+ * headers; header values are Latin-1, so anything else becomes `?`.
+ */
+export function reasonHeader(detail: string): string {
+  return detail.replace(/[^\x20-\x7e]/g, '?').slice(0, 300);
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const { status, body } = toBody(error);
     if (status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ code: body.code, status }, body.detail);
     if (error instanceof AppError) reply.headers(error.headers);
+    reply.header('x-reason', reasonHeader(body.detail));
     return reply.status(status).type('application/json; charset=utf-8').send(body);
   });
-  app.setNotFoundHandler((request, reply) =>
-    reply
-      .status(404)
-      .send({ detail: `No route for ${request.method} ${request.url.split('?')[0]}`, code: 'NOT_FOUND' }),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const detail = `No route for ${request.method} ${request.url.split('?')[0]}`;
+    return reply.status(404).header('x-reason', reasonHeader(detail)).send({ detail, code: 'NOT_FOUND' });
+  });
 }

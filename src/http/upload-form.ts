@@ -93,6 +93,8 @@ export async function receiveOwnedUpload(
   request: FastifyRequest,
   options: Omit<UploadFormOptions, 'beforeFile'> & {
     gate: Pick<UploadLimits, 'acquireAddress' | 'acquireUser'>;
+    /** Only a header proof will do (NIP-96): no npub field, no relay-observed login. */
+    requireProof?: boolean;
   },
 ): Promise<OwnedUpload> {
   const releases: (() => void)[] = [];
@@ -102,7 +104,10 @@ export async function receiveOwnedUpload(
     ...options,
     beforeFile: async (fields) => {
       releases.push(options.gate.acquireAddress(request.ip));
-      prechecked = await request.precheckOwner({ npub: fields.npub ?? null });
+      prechecked = await request.precheckOwner({
+        npub: fields.npub ?? null,
+        requireProof: options.requireProof,
+      });
       if (!prechecked) throw ownerUnknown();
       releases.push(options.gate.acquireUser(prechecked));
     },
@@ -117,7 +122,11 @@ export async function receiveOwnedUpload(
   try {
     if (!form.file) throw new BadRequestError('MISSING_FILE', 'Send the file in the form field "file".');
     // The key checked before the file stands in for an npub the form sends late or not at all.
-    const owner = await request.requireOwner({ npub: form.fields.npub ?? prechecked });
+    const owner = await request.requireOwner({
+      npub: form.fields.npub ?? prechecked,
+      requireProof: options.requireProof,
+      fileDigest: form.file.sha256,
+    });
     // An npub field repeated after the file must not move the upload to another key than the one checked.
     if (owner.user.hex !== prechecked) {
       throw new ForbiddenError('NPUB_MISMATCH', 'The npub after the file is not the one before it.');

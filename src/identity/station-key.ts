@@ -23,7 +23,7 @@ export function stationKeyPath(dataRoot: string): string {
 export async function loadStationKey(dataRoot: string): Promise<StationKey> {
   const path = stationKeyPath(dataRoot);
   await mkdir(join(dataRoot, 'station'), { recursive: true, mode: 0o700 });
-  const existing = await readKey(path);
+  const existing = await readSecretKeyFile(path);
   if (existing) return existing;
   const secretKey = generateSecretKey();
   const hex = getPublicKey(secretKey);
@@ -41,12 +41,13 @@ export async function loadStationKey(dataRoot: string): Promise<StationKey> {
     await handle.close().catch(() => undefined);
     await rm(temp, { force: true });
   }
-  const stored = await readKey(path);
+  const stored = await readSecretKeyFile(path);
   if (!stored) throw new Error(`the station key at ${path} is unreadable`);
   return stored;
 }
 
-async function readKey(path: string): Promise<StationKey | null> {
+/** A `.secret.nostr` file (the station's or a user's): its key, or null when there is no such file. */
+export async function readSecretKeyFile(path: string): Promise<StationKey | null> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -57,7 +58,7 @@ async function readKey(path: string): Promise<StationKey | null> {
   const nsec = /NSEC=(nsec1[0-9a-z]+)/.exec(text)?.[1];
   const hexSecret = /^[0-9a-f]{64}$/.test(text.trim()) ? text.trim() : null;
   const secretKey = nsec ? (nip19.decode(nsec).data as Uint8Array) : hexSecret ? hexToBytes(hexSecret) : null;
-  if (!secretKey) throw new Error(`the station key at ${path} is not an nsec`);
+  if (!secretKey) throw new Error(`the key file ${path} holds no nsec`);
   const hex = getPublicKey(secretKey);
   return { secretKey, hex, npub: nip19.npubEncode(hex) };
 }

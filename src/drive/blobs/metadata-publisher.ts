@@ -1,0 +1,62 @@
+import { join } from 'node:path';
+import { finalizeEvent } from 'nostr-tools';
+import type { Logger } from 'pino';
+import { unixSeconds, type Clock } from '../../clock.js';
+import type { UserRecord } from '../../identity/user-files.js';
+import { readSecretKeyFile } from '../../identity/station-key.js';
+import { fileMetadataEvent, type FileMetadata } from '../../nostr/nip94.js';
+import type { RelayLink } from '../../relay/link.js';
+
+export interface MetadataPublisherDeps {
+  relay: Pick<RelayLink, 'publish'>;
+  /** The user's directory, where the station keeps their `.secret.nostr`. */
+  dirFor: (email: string) => string;
+  clock: Clock;
+  logger: Logger;
+  /** PUBLISH_FILE_METADATA. */
+  enabled: boolean;
+}
+
+/**
+ * Announces new uploads with NIP-94 (kind 1063), signed with the uploader's own key, which the station keeps
+ * for its users: their followers' clients see the file as theirs. Runs after the answer; a relay that is
+ * down costs the uploader nothing but the announcement, which is logged.
+ */
+export class MetadataPublisher {
+  constructor(private readonly deps: MetadataPublisherDeps) {}
+
+  get enabled(): boolean {
+    return this.deps.enabled;
+  }
+
+  /** Resolves with the published event id, or null when not published; never rejects. */
+  async publish(
+    user: Pick<UserRecord, 'email' | 'hex'>,
+    file: FileMetadata,
+    caption = '',
+  ): Promise<string | null> {
+    if (!this.deps.enabled) return null;
+    const { logger } = this.deps;
+    try {
+      const key = await readSecretKeyFile(join(this.deps.dirFor(user.email), '.secret.nostr'));
+      if (!key || key.hex !== user.hex) {
+        logger.warn({ pubkey: user.hex }, 'nip94: no key of this user on the station; file not announced');
+        return null;
+      }
+      const event = finalizeEvent(
+        fileMetadataEvent(file, unixSeconds(this.deps.clock), caption),
+        key.secretKey,
+      );
+      const answer = await this.deps.relay.publish(event);
+      if (!answer.accepted) {
+        logger.warn({ id: event.id, reason: answer.message }, 'nip94: the relay refused the file metadata');
+        return null;
+      }
+      logger.info({ id: event.id, pubkey: user.hex, sha256: file.sha256 }, 'nip94: file metadata published');
+      return event.id;
+    } catch (error) {
+      logger.warn({ err: error, pubkey: user.hex }, 'nip94: file metadata not published');
+      return null;
+    }
+  }
+}

@@ -1,0 +1,161 @@
+import { extension } from 'mime-types';
+import type { StagedFile } from '../../fs/staging.js';
+import { BadRequestError, NotFoundError } from '../../http/errors.js';
+import type { UserRecord } from '../../identity/user-files.js';
+import { looksLikeNetscapeCookies } from '../../cookies/netscape.js';
+import { fileMetadataTags, type FileMetadata } from '../../nostr/nip94.js';
+import type { DriveLinks } from '../links.js';
+import type { Provenance } from '../manifest.js';
+import type { DriveFileResult, DriveService } from '../service.js';
+import { sniffContentType } from '../store/content-type.js';
+import type { BlobIndex, OwnedBlob } from './blob-index.js';
+
+/** BUD-02's blob descriptor, with BUD-08's `nip94` tags and the IPFS facts of the drive file. */
+export interface BlobDescriptor {
+  url: string;
+  sha256: string;
+  size: number;
+  type: string;
+  uploaded: number;
+  nip94: string[][];
+  cid: string;
+  /** The file through the station's IPFS gateway. */
+  ipfs: string;
+}
+
+export interface KeptBlob {
+  blob: OwnedBlob;
+  /** False when the uploader's drive already held these bytes (BUD-02's 200 instead of 201). */
+  created: boolean;
+  result: DriveFileResult;
+}
+
+export interface BlobServiceDeps {
+  drive: Pick<DriveService, 'stageFor' | 'commit' | 'delete' | 'staging' | 'quotaBytes'>;
+  index: BlobIndex;
+  links: () => DriveLinks;
+}
+
+const TYPE_PATTERN = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/i;
+
+/** The bare MIME type of a Content-Type header, or null when there is none worth keeping. */
+export function mediaTypeOf(header: string | undefined | null): string | null {
+  const type = header?.split(';')[0]?.trim().toLowerCase();
+  return type && TYPE_PATTERN.test(type) && type !== 'application/x-www-form-urlencoded' ? type : null;
+}
+
+/**
+ * Blobs are drive files seen by their SHA-256 (Blossom and NIP-96): uploading puts a file in the uploader's
+ * drive (one file per SHA-256: the same bytes twice are the same file), deleting takes it out of the
+ * caller's drive only, and the bytes are found by hash whoever uploaded them and whatever they named them.
+ */
+export class BlobService {
+  constructor(private readonly deps: BlobServiceDeps) {}
+
+  /** Where the station's API and gateway are, as published drives name them. */
+  links(): DriveLinks {
+    return this.deps.links();
+  }
+
+  find(sha256: string) {
+    return this.deps.index.find(sha256);
+  }
+
+  heldBy(pubkey: string, sha256: string): OwnedBlob | undefined {
+    return this.deps.index.heldBy(pubkey, sha256);
+  }
+
+  owned(pubkey: string): OwnedBlob[] {
+    return this.deps.index.owned(pubkey);
+  }
+
+  /** `<api>/<sha256>.<ext>`: BUD-02 wants an extension in the URL, for clients that judge by it. */
+  urlOf(sha256: string, type: string): string {
+    const ext = extension(type);
+    return `${this.deps.links().api}/${sha256}${ext && ext !== 'bin' ? `.${ext}` : ''}`;
+  }
+
+  metadata(blob: OwnedBlob, extra: Pick<FileMetadata, 'dim' | 'alt'> = {}): FileMetadata {
+    const fallback = `${this.deps.links().gateway}/ipfs/${blob.link}`;
+    return {
+      url: this.urlOf(blob.sha256, blob.type),
+      type: blob.type,
+      sha256: blob.sha256,
+      size: blob.size,
+      cid: blob.cid,
+      fallback,
+      ...extra,
+    };
+  }
+
+  descriptor(blob: OwnedBlob): BlobDescriptor {
+    const metadata = this.metadata(blob);
+    return {
+      url: metadata.url,
+      sha256: blob.sha256,
+      size: blob.size,
+      type: blob.type,
+      uploaded: blob.uploaded,
+      nip94: fileMetadataTags(metadata),
+      cid: blob.cid,
+      ipfs: metadata.fallback!,
+    };
+  }
+
+  /** Streams a blob into staging for `user`, bounded by their quota and by `maxBytes`. */
+  receive(user: UserRecord, content: AsyncIterable<Uint8Array>): Promise<StagedFile> {
+    return this.deps.drive.stageFor(user, content);
+  }
+
+  discard(staged: StagedFile): Promise<void> {
+    return this.deps.drive.staging.discard(staged);
+  }
+
+  /**
+   * Puts a staged blob in the user's drive (consuming it). Named by the client (NIP-96's file name) or after
+   * its hash and type; a cookie file is refused: the public drive never takes one.
+   */
+  async keep(
+    user: UserRecord,
+    staged: StagedFile,
+    options: { name?: string | null; type?: string | null; source: Provenance },
+  ): Promise<KeptBlob> {
+    if (looksLikeNetscapeCookies(staged.head)) {
+      await this.discard(staged);
+      throw new BadRequestError('COOKIE_FILE', 'This is a cookie file: it never goes to the public drive.');
+    }
+    const type = options.type ?? sniffContentType(staged.head);
+    const ext = extension(type) || 'bin';
+    const fileName = options.name?.trim() || `${staged.sha256.slice(0, 16)}.${ext}`;
+    const result = await this.deps.drive.commit(user, staged, {
+      fileName,
+      source: options.source,
+      reuseSameContent: true,
+    });
+    const blob = this.deps.index.heldBy(user.hex, result.entry.sha256) ?? ownedFrom(result);
+    return { blob, created: result.existing !== true, result };
+  }
+
+  /** Takes the blob out of this user's drive; other users' copies stay. */
+  async remove(user: UserRecord, sha256: string): Promise<OwnedBlob> {
+    const held = this.deps.index.heldBy(user.hex, sha256);
+    if (!held) throw new NotFoundError('BLOB_NOT_FOUND', 'Your drive holds no blob with this SHA-256.');
+    await this.deps.drive.delete(user, held.path);
+    return held;
+  }
+}
+
+/** The blob as the drive answered, when the index could not be written (it is reconciled at start). */
+function ownedFrom(result: DriveFileResult): OwnedBlob {
+  const { entry } = result;
+  const uploaded = Math.floor(Date.parse(entry.added_at) / 1000) || 0;
+  return {
+    sha256: entry.sha256,
+    cid: entry.cid,
+    size: entry.size,
+    type: entry.mime_type,
+    path: entry.path,
+    link: entry.ipfs_link,
+    uploaded,
+  };
+}

@@ -1,0 +1,91 @@
+import type { FastifyRequest } from 'fastify';
+import { unixSeconds, type Clock } from '../../clock.js';
+import { parseNostrAuthorization } from '../../auth/header.js';
+import type { ReplayRecords } from '../../auth/replay.js';
+import { UnauthorizedError } from '../../http/errors.js';
+import { coversBlob, verifyBlossomAuth, type BlossomVerb } from '../../nostr/blossom-auth.js';
+
+/** A token that passed every check but the blob (known once the body is read) and replay. */
+export interface BlossomGrant {
+  pubkey: string;
+  eventId: string;
+  expiration: number;
+  blobs: string[];
+  verb: BlossomVerb;
+}
+
+/** Replay records are kept until the token expires, but not longer than this: junk expirations are cheap. */
+const MAX_REMEMBER_SECONDS = 366 * 86_400;
+
+const SHA256 = /^[0-9a-f]{64}$/;
+
+export function isSha256(value: unknown): value is string {
+  return typeof value === 'string' && SHA256.test(value);
+}
+
+/**
+ * The HTTP side of Blossom authorization (the checks themselves are src/nostr/blossom-auth.ts): reads the
+ * header, judges the token at the request's arrival, and spends it once per blob (a token naming several
+ * blobs uploads each of them once). Preflights check without spending.
+ */
+export class BlossomGate {
+  constructor(
+    private readonly deps: {
+      replay: Pick<ReplayRecords, 'claim' | 'seen'>;
+      /** Host names of PUBLIC_URL: a token's `server` tags must name one of them, or the request's host. */
+      publicHosts: () => string[];
+      clock: Clock;
+    },
+  ) {}
+
+  /** Verifies the request's token for `verb` (and `sha256` when already known); throws 401 otherwise. */
+  check(request: FastifyRequest, verb: BlossomVerb, sha256?: string): BlossomGrant {
+    const header = parseNostrAuthorization(request.headers.authorization);
+    if (!header)
+      throw new UnauthorizedError(
+        'BLOSSOM_AUTH_REQUIRED',
+        `This needs an Authorization: Nostr header holding a kind-24242 token with t=${verb}.`,
+      );
+    if (!header.ok)
+      throw new UnauthorizedError('BLOSSOM_AUTH_MALFORMED', `Authorization header: ${header.reason}.`);
+    const now = Math.floor(request.receivedAt / 1000);
+    const serverHosts = [...this.deps.publicHosts(), request.hostname.toLowerCase()];
+    const verdict = verifyBlossomAuth(header.event, { verb, now, serverHosts, sha256 });
+    if (!verdict.ok) throw new UnauthorizedError(verdict.code, `Blossom authorization: ${verdict.reason}.`);
+    return {
+      pubkey: verdict.pubkey,
+      eventId: verdict.eventId,
+      expiration: verdict.expiration,
+      blobs: verdict.blobs,
+      verb,
+    };
+  }
+
+  /** The blob check left for after the body: an upload of other bytes than the token names is refused. */
+  requireBlob(grant: BlossomGrant, sha256: string): void {
+    if (!coversBlob(grant.blobs, grant.verb, sha256))
+      throw new UnauthorizedError(
+        'BLOSSOM_AUTH_WRONG_BLOB',
+        'Blossom authorization: the token has no x tag for these bytes.',
+      );
+  }
+
+  /** Whether this token was already spent on this blob (for preflights, which spend nothing). */
+  spent(grant: BlossomGrant, sha256: string): boolean {
+    return this.deps.replay.seen(replayKey(grant, sha256));
+  }
+
+  /** Spends the token on `sha256`; throws 401 when it was spent before. */
+  async spend(grant: BlossomGrant, sha256: string): Promise<void> {
+    const until = Math.min(grant.expiration, unixSeconds(this.deps.clock) + MAX_REMEMBER_SECONDS);
+    if (!(await this.deps.replay.claim(replayKey(grant, sha256), until)))
+      throw new UnauthorizedError(
+        'AUTH_REPLAYED',
+        'Blossom authorization: this token was already used for this blob.',
+      );
+  }
+}
+
+function replayKey(grant: BlossomGrant, sha256: string): string {
+  return `blossom:${grant.verb}:${grant.eventId}:${sha256}`;
+}

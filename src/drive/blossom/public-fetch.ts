@@ -1,0 +1,222 @@
+/**
+ * Fetches a URL a client asked the station to mirror, without letting that client reach anything the station
+ * can see but the public cannot. Each hop's host name is resolved once, every address is judged, and the socket
+ * is pinned to those judged addresses, so a second resolution (DNS rebinding) cannot swap in a private one.
+ */
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
+import { AppError } from '../../http/errors.js';
+import { bareHost, judge, pinnedLookup, type Address } from './address-policy.js';
+import { MirrorFetchFailedError, MirrorTooLargeError, MirrorUrlRefusedError, reasonOf } from './errors.js';
+
+export { isPublicAddress } from './address-policy.js';
+export { MirrorFetchFailedError, MirrorTooLargeError, MirrorUrlRefusedError } from './errors.js';
+
+export interface PublicFetchOptions {
+  /** Abort with MirrorTooLargeError once more bytes than this arrive (or Content-Length says so up front). */
+  maxBytes: number;
+  /** Deadline for the response headers (all hops together), then the longest wait for each body chunk. */
+  timeoutMs: number;
+  /** Default 3; one more redirect than this is a MirrorFetchFailedError. */
+  maxRedirects?: number;
+  /** Origins (e.g. 'http://127.0.0.1:8123') trusted by the operator even though their address is private/loopback. Exact origin match (scheme+host+port). */
+  trustedOrigins?: readonly string[];
+  /** DNS lookup, injectable for tests; default node:dns lookup with {all:true}. */
+  lookup?: (hostname: string) => Promise<{ address: string; family: number }[]>;
+  /** Aborting rejects (or fails the body iteration) with the signal's reason and closes the socket. */
+  signal?: AbortSignal;
+}
+
+export interface PublicResponse {
+  /** Final URL after redirects. */
+  url: string;
+  /** The origin's Content-Type, parameters included. */
+  contentType: string | null;
+  contentLength: number | null;
+  /**
+   * Readable once. Enforces maxBytes and the idle timeout while iterating; breaking out of the loop (or calling
+   * `return()` on its iterator) closes the socket, so a caller that will not read it must do that.
+   */
+  body: AsyncIterable<Uint8Array>;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+const lookupAll = (hostname: string): Promise<Address[]> => dnsLookup(hostname, { all: true });
+
+export async function fetchPublic(url: string, options: PublicFetchOptions): Promise<PublicResponse> {
+  const { signal } = options;
+  signal?.throwIfAborted();
+  let target = parseTarget(url);
+  const trusted = new Set((options.trustedOrigins ?? []).map((origin) => new URL(origin).origin));
+  const maxRedirects = options.maxRedirects ?? 3;
+  const headers = new AbortController();
+  const onAbort = () => headers.abort(signal?.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const deadline = setTimeout(
+    () => headers.abort(new MirrorFetchFailedError(`no answer from ${url} within ${options.timeoutMs} ms`)),
+    options.timeoutMs,
+  );
+  try {
+    for (let hop = 0; ; hop++) {
+      const addresses = await untilAborted(
+        judge(target, options.lookup ?? lookupAll, trusted),
+        headers.signal,
+      );
+      const { req, res } = await send(target, addresses, headers.signal);
+      const status = res.statusCode ?? 0;
+      if (REDIRECTS.has(status)) {
+        req.destroy();
+        if (hop >= maxRedirects)
+          throw new MirrorFetchFailedError(`${url} redirects more than ${maxRedirects} times`);
+        target = parseTarget(redirectTarget(target, status, res.headers.location));
+        continue;
+      }
+      if (status < 200 || status > 299) {
+        req.destroy();
+        throw new MirrorFetchFailedError(`${target.href} answered HTTP ${status}`);
+      }
+      const length = Number(res.headers['content-length'] ?? NaN);
+      const contentLength = Number.isSafeInteger(length) && length >= 0 ? length : null;
+      if (contentLength !== null && contentLength > options.maxBytes) {
+        req.destroy();
+        throw tooLarge(target, options.maxBytes);
+      }
+      const contentType = res.headers['content-type'] ?? null;
+      return { url: target.href, contentType, contentLength, body: bodyOf(target, req, res, options) };
+    }
+  } catch (error) {
+    if (error instanceof AppError || (signal?.aborted && error === signal.reason)) throw error;
+    throw new MirrorFetchFailedError(`could not fetch ${target.href}: ${reasonOf(error)}`, error);
+  } finally {
+    clearTimeout(deadline);
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+function parseTarget(href: string): URL {
+  let target: URL;
+  try {
+    target = new URL(href);
+  } catch {
+    throw new MirrorUrlRefusedError('the mirror URL is not an absolute URL');
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+    throw new MirrorUrlRefusedError(`${target.protocol} URLs cannot be mirrored; only http: and https: can`);
+  }
+  if (target.username !== '' || target.password !== '') {
+    throw new MirrorUrlRefusedError('URLs carrying credentials cannot be mirrored');
+  }
+  return target;
+}
+
+function redirectTarget(from: URL, status: number, location: string | undefined): string {
+  if (location === undefined)
+    throw new MirrorFetchFailedError(`${from.href} answered ${status} without a Location`);
+  try {
+    return new URL(location, from).href;
+  } catch (error) {
+    throw new MirrorFetchFailedError(`${from.href} redirects to an invalid Location`, error);
+  }
+}
+
+function send(target: URL, addresses: Address[], signal: AbortSignal) {
+  return new Promise<{ req: ClientRequest; res: IncomingMessage }>((resolve, reject) => {
+    const host = bareHost(target);
+    const https = target.protocol === 'https:';
+    const req = (https ? httpsRequest : httpRequest)({
+      host,
+      port: target.port === '' ? undefined : Number(target.port),
+      path: `${target.pathname}${target.search}`,
+      method: 'GET',
+      headers: { host: target.host, accept: '*/*', 'accept-encoding': 'identity' },
+      // A pooled socket could be reused for a later hop resolved differently; one socket per request.
+      agent: false,
+      lookup: pinnedLookup(addresses),
+      ...(https && isIP(host) === 0 ? { servername: host } : {}),
+    });
+    const onAbort = () => req.destroy(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    // Stays attached: a socket error after the headers must not become an uncaught exception.
+    req.on('error', (error) => {
+      signal.removeEventListener('abort', onAbort);
+      reject(error);
+    });
+    req.once('response', (res) => {
+      signal.removeEventListener('abort', onAbort);
+      res.on('error', () => {});
+      resolve({ req, res });
+    });
+    req.end();
+  });
+}
+
+function bodyOf(target: URL, req: ClientRequest, res: IncomingMessage, options: PublicFetchOptions) {
+  const { signal, timeoutMs, maxBytes } = options;
+  let stopped: unknown;
+  let started = false;
+  const finish = () => {
+    signal?.removeEventListener('abort', onAbort);
+    req.destroy();
+  };
+  const stop = (reason: unknown) => {
+    stopped ??= reason;
+    res.destroy();
+  };
+  const onAbort = () => stop(signal?.reason);
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+
+  return {
+    [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
+      if (started) throw new Error('the body of a mirrored response can only be read once');
+      started = true;
+      const chunks = res[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+      let received = 0;
+      return {
+        async next() {
+          const idle = setTimeout(
+            () => stop(new MirrorFetchFailedError(`${target.href} sent nothing for ${timeoutMs} ms`)),
+            timeoutMs,
+          );
+          try {
+            const step = await chunks.next();
+            if (step.done) {
+              finish();
+              return { done: true, value: undefined };
+            }
+            received += step.value.byteLength;
+            if (received > maxBytes) throw tooLarge(target, maxBytes);
+            return { done: false, value: step.value };
+          } catch (error) {
+            finish();
+            if (stopped !== undefined) throw stopped;
+            if (error instanceof AppError) throw error;
+            throw new MirrorFetchFailedError(`reading ${target.href} failed: ${reasonOf(error)}`, error);
+          } finally {
+            clearTimeout(idle);
+          }
+        },
+        async return() {
+          finish();
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  };
+}
+
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    void promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+const tooLarge = (target: URL, maxBytes: number) =>
+  new MirrorTooLargeError(`${target.href} is larger than the ${maxBytes} bytes a mirrored blob may have`);

@@ -1,0 +1,195 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Static } from 'typebox';
+import { AppError, BadRequestError, ConflictError, ForbiddenError } from '../../http/errors.js';
+import { errorResponses } from '../../http/schemas.js';
+import type { UserRecord } from '../../identity/user-files.js';
+import type { StagedFile } from '../../fs/staging.js';
+import type { Provenance } from '../manifest.js';
+import { usedBytes } from '../manifest.js';
+import { QuotaExceededError } from '../quota.js';
+import { mediaTypeOf } from '../blobs/service.js';
+import { isSha256, type BlossomGrant } from './auth.js';
+import { fetchPublic } from './public-fetch.js';
+import { BlobDescriptorBody, MirrorRequest } from './schemas.js';
+
+const TAGS = ['blossom'];
+
+function declaredHash(request: FastifyRequest): string | undefined {
+  const value = request.headers['x-sha-256'];
+  if (value === undefined) return undefined;
+  const hash = String(value).trim().toLowerCase();
+  if (!isSha256(hash)) throw new BadRequestError('INVALID_SHA256', 'X-SHA-256 must be 64 hex characters.');
+  return hash;
+}
+
+function declaredLength(request: FastifyRequest, header: string): number | undefined {
+  const value = request.headers[header];
+  if (value === undefined) return undefined;
+  if (!/^\d{1,15}$/.test(String(value).trim()))
+    throw new BadRequestError('INVALID_LENGTH', `${header} must be a byte count.`);
+  return Number(value);
+}
+
+/** Whether a request may publish its upload's NIP-94 event (`X-Publish-Metadata: false` says no). */
+function wantsAnnouncement(request: FastifyRequest): boolean {
+  return !/^(0|false|no|off)$/i.test(String(request.headers['x-publish-metadata'] ?? '').trim());
+}
+
+/**
+ * BUD-02 `PUT /upload` (the raw body), BUD-06 `HEAD /upload` (may it be uploaded?) and BUD-04 `PUT /mirror`
+ * (fetch it from a public URL). Only this station's users upload, each into their own drive.
+ */
+export async function blossomUploadRoutes(app: FastifyInstance): Promise<void> {
+  const localUser = async (grant: BlossomGrant): Promise<UserRecord> => {
+    const user = await app.users.findByHex(grant.pubkey);
+    if (!user)
+      throw new ForbiddenError(
+        'NOT_LOCAL_USER',
+        'Only users of this station upload here; register on it first.',
+      );
+    return user;
+  };
+
+  const room = async (user: UserRecord) => app.drive.quotaBytes - usedBytes(await app.drive.list(user));
+
+  /** Staged bytes the token covers, kept in the uploader's drive; 201 when new, 200 when already there. */
+  const keep = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    grant: BlossomGrant,
+    user: UserRecord,
+    staged: StagedFile,
+    options: { type: string | null; source: Provenance; declared?: string; mismatch: 'auth' | 'conflict' },
+  ) => {
+    try {
+      if (options.declared && options.declared !== staged.sha256)
+        throw new ConflictError('BLOB_HASH_MISMATCH', 'X-SHA-256 is not the SHA-256 of the body.');
+      if (options.mismatch === 'conflict' && !grant.blobs.includes(staged.sha256))
+        throw new ConflictError('BLOB_HASH_MISMATCH', 'The mirrored blob is not the one the token names.');
+      app.blossomGate.requireBlob(grant, staged.sha256);
+      await app.blossomGate.spend(grant, staged.sha256);
+    } catch (error) {
+      await app.blobs.discard(staged);
+      throw error;
+    }
+    const kept = await app.blobs.keep(user, staged, { type: options.type, source: options.source });
+    if (kept.created && wantsAnnouncement(request))
+      void app.fileMetadata.publish(user, app.blobs.metadata(kept.blob));
+    request.log.info(
+      { sha256: kept.blob.sha256, size: kept.blob.size, cid: kept.blob.cid },
+      'blossom: blob stored',
+    );
+    return reply.status(kept.created ? 201 : 200).send(app.blobs.descriptor(kept.blob));
+  };
+
+  await app.register(async (raw) => {
+    // The body is the blob, whatever its type (JSON included): streamed as it comes, never parsed.
+    raw.removeAllContentTypeParsers();
+    raw.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+    // A refusal before the body is read ends the connection rather than drain a large upload.
+    raw.addHook('onSend', async (request, reply) => {
+      if (reply.statusCode >= 400 && !request.raw.complete) reply.header('connection', 'close');
+    });
+    raw.put(
+      '/upload',
+      {
+        config: { rawBody: true },
+        schema: {
+          summary:
+            'BUD-02: upload a blob (raw body) into your drive; kind-24242 token with t=upload and its x',
+          tags: TAGS,
+          response: {
+            200: BlobDescriptorBody,
+            201: BlobDescriptorBody,
+            ...errorResponses(400, 401, 403, 409, 413, 429),
+          },
+        },
+      },
+      async (request, reply) => {
+        const declared = declaredHash(request);
+        const grant = app.blossomGate.check(request, 'upload', declared);
+        const user = await localUser(grant);
+        const length = declaredLength(request, 'content-length');
+        if (length !== undefined && length > (await room(user)))
+          throw new QuotaExceededError(app.drive.quotaBytes);
+        // No body at all (an empty blob) reaches no parser.
+        const body = (request.body as AsyncIterable<Uint8Array> | undefined) ?? Readable.from([]);
+        const staged = await app.blobs.receive(user, body);
+        const type = mediaTypeOf(request.headers['content-type']);
+        return keep(request, reply, grant, user, staged, {
+          type,
+          source: { kind: 'blossom' },
+          declared,
+          mismatch: 'auth',
+        });
+      },
+    );
+
+    raw.head(
+      '/upload',
+      {
+        schema: {
+          summary: 'BUD-06: would this upload be accepted? (X-SHA-256, X-Content-Length, X-Content-Type)',
+          tags: TAGS,
+          response: errorResponses(400, 401, 403, 411, 413, 429),
+        },
+      },
+      async (request, reply) => {
+        const declared = declaredHash(request);
+        if (!declared) throw new BadRequestError('INVALID_SHA256', 'X-SHA-256 is required.');
+        const length = declaredLength(request, 'x-content-length');
+        if (length === undefined) throw new AppError(411, 'LENGTH_REQUIRED', 'X-Content-Length is required.');
+        // Checked, not spent: clients send the same token again with the PUT.
+        const grant = app.blossomGate.check(request, 'upload', declared);
+        if (app.blossomGate.spent(grant, declared))
+          throw new AppError(
+            401,
+            'AUTH_REPLAYED',
+            'Blossom authorization: this token was already used for this blob.',
+          );
+        const user = await localUser(grant);
+        if (!app.blobs.heldBy(user.hex, declared) && length > (await room(user)))
+          throw new QuotaExceededError(app.drive.quotaBytes);
+        return reply.status(200).send();
+      },
+    );
+  });
+
+  app.put<{ Body: Static<typeof MirrorRequest> }>(
+    '/mirror',
+    {
+      schema: {
+        summary:
+          'BUD-04: copy a blob from a public URL into your drive; kind-24242 token with t=upload and its x',
+        tags: TAGS,
+        body: MirrorRequest,
+        response: {
+          200: BlobDescriptorBody,
+          201: BlobDescriptorBody,
+          ...errorResponses(400, 401, 403, 409, 413, 429, 502),
+        },
+      },
+    },
+    async (request, reply) => {
+      const declared = declaredHash(request);
+      const grant = app.blossomGate.check(request, 'upload', declared);
+      const user = await localUser(grant);
+      const { mirrorMaxBytes, mirrorTimeoutMs, mirrorTrustedOrigins } = app.config.blossom;
+      const maxBytes = Math.min(mirrorMaxBytes, await room(user));
+      const origin = await fetchPublic(request.body.url, {
+        maxBytes,
+        timeoutMs: mirrorTimeoutMs,
+        trustedOrigins: mirrorTrustedOrigins,
+      });
+      const staged = await app.blobs.receive(user, origin.body).catch(async (error: unknown) => {
+        // Staging may fail before it reads a byte: the origin's socket must not wait for a reader.
+        await origin.body[Symbol.asyncIterator]().return?.();
+        throw error;
+      });
+      const source = { kind: 'mirror' as const, url: origin.url };
+      const type = mediaTypeOf(origin.contentType);
+      return keep(request, reply, grant, user, staged, { type, source, declared, mismatch: 'conflict' });
+    },
+  );
+}

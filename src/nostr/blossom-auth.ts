@@ -1,0 +1,84 @@
+import type { NostrEvent } from 'nostr-tools';
+import { expirationOf } from './nip40.js';
+import { verifySignature } from './verify.js';
+
+/** Blossom authorization tokens (BUD-11): a kind-24242 event in `Authorization: Nostr <base64url>`. */
+export const BLOSSOM_AUTH_KIND = 24242;
+
+export type BlossomVerb = 'get' | 'upload' | 'list' | 'delete' | 'media';
+
+/** Clocks drift: a token signed a few seconds "in the future" by a phone is still fresh. */
+export const BLOSSOM_FUTURE_SKEW_SECONDS = 60;
+
+export interface BlossomExpectation {
+  verb: BlossomVerb;
+  /** Unix seconds. */
+  now: number;
+  /** This server's host names: a token with `server` tags must name one of them. */
+  serverHosts: readonly string[];
+  /**
+   * The blob hash the endpoint implies, when already known (from the URL or `X-SHA-256`). An upload's hash
+   * may only be known once the body is read: leave it out and call `coversBlob` afterwards.
+   */
+  sha256?: string;
+}
+
+export type BlossomAuthCode =
+  | 'BLOSSOM_AUTH_WRONG_KIND'
+  | 'BLOSSOM_AUTH_FUTURE'
+  | 'BLOSSOM_AUTH_NO_EXPIRATION'
+  | 'BLOSSOM_AUTH_EXPIRED'
+  | 'BLOSSOM_AUTH_WRONG_VERB'
+  | 'BLOSSOM_AUTH_WRONG_SERVER'
+  | 'BLOSSOM_AUTH_WRONG_BLOB'
+  | 'BLOSSOM_AUTH_BAD_SIGNATURE';
+
+export type BlossomAuthResult =
+  | { ok: true; pubkey: string; eventId: string; expiration: number; blobs: string[] }
+  | { ok: false; code: BlossomAuthCode; reason: string };
+
+const refuse = (code: BlossomAuthCode, reason: string): BlossomAuthResult => ({ ok: false, code, reason });
+
+function tagValues(event: NostrEvent, name: string): string[] {
+  return event.tags.filter((tag) => tag[0] === name && typeof tag[1] === 'string').map((tag) => tag[1]!);
+}
+
+/** The verbs whose endpoints name a blob, and so need an `x` tag for it (BUD-11's table). */
+export function verbNeedsBlob(verb: BlossomVerb): boolean {
+  return verb === 'upload' || verb === 'delete' || verb === 'media';
+}
+
+/** Whether a verified token's `x` tags allow acting on `sha256` (a token without `x` tags only for `get`/`list`). */
+export function coversBlob(blobs: readonly string[], verb: BlossomVerb, sha256: string): boolean {
+  if (blobs.length === 0) return !verbNeedsBlob(verb);
+  return blobs.includes(sha256.toLowerCase());
+}
+
+/**
+ * Verifies a Blossom token for one endpoint. Pure: the clock comes in, no I/O; replay is the caller's
+ * concern. The cheap checks (kind, times, verb, server, blob) run before the signature, so junk costs no
+ * elliptic-curve work.
+ */
+export function verifyBlossomAuth(event: NostrEvent, expected: BlossomExpectation): BlossomAuthResult {
+  if (event.kind !== BLOSSOM_AUTH_KIND)
+    return refuse('BLOSSOM_AUTH_WRONG_KIND', `kind ${event.kind} is not a Blossom token (24242)`);
+  if (event.created_at > expected.now + BLOSSOM_FUTURE_SKEW_SECONDS)
+    return refuse('BLOSSOM_AUTH_FUTURE', 'the token was created in the future');
+  const expiration = expirationOf(event);
+  if (expiration === null)
+    return refuse('BLOSSOM_AUTH_NO_EXPIRATION', 'the token has no expiration tag (NIP-40)');
+  if (expiration <= expected.now) return refuse('BLOSSOM_AUTH_EXPIRED', 'the token has expired');
+  const verb = event.tags.find((tag) => tag[0] === 't')?.[1];
+  if (verb !== expected.verb)
+    return refuse('BLOSSOM_AUTH_WRONG_VERB', `the token's t tag is not "${expected.verb}"`);
+  const servers = tagValues(event, 'server').map((server) => server.toLowerCase());
+  if (servers.length > 0 && !servers.some((server) => expected.serverHosts.includes(server)))
+    return refuse('BLOSSOM_AUTH_WRONG_SERVER', 'the token names other servers, not this one');
+  const blobs = tagValues(event, 'x').map((x) => x.toLowerCase());
+  if (expected.sha256 !== undefined && !coversBlob(blobs, expected.verb, expected.sha256))
+    return refuse('BLOSSOM_AUTH_WRONG_BLOB', 'the token has no x tag for this blob');
+  if (expected.sha256 === undefined && verbNeedsBlob(expected.verb) && blobs.length === 0)
+    return refuse('BLOSSOM_AUTH_WRONG_BLOB', 'the token has no x tag');
+  if (!verifySignature(event)) return refuse('BLOSSOM_AUTH_BAD_SIGNATURE', 'the token signature is invalid');
+  return { ok: true, pubkey: event.pubkey, eventId: event.id, expiration, blobs };
+}
