@@ -9,32 +9,12 @@ import type { Provenance } from '../manifest.js';
 import { usedBytes } from '../manifest.js';
 import { QuotaExceededError } from '../quota.js';
 import { mediaTypeOf } from '../blobs/service.js';
-import { isSha256, type BlossomGrant } from './auth.js';
+import type { BlossomGrant } from './auth.js';
+import { declaredHash, declaredLength, wantsAnnouncement } from './headers.js';
 import { fetchPublic } from './public-fetch.js';
 import { BlobDescriptorBody, MirrorRequest } from './schemas.js';
 
 const TAGS = ['blossom'];
-
-function declaredHash(request: FastifyRequest): string | undefined {
-  const value = request.headers['x-sha-256'];
-  if (value === undefined) return undefined;
-  const hash = String(value).trim().toLowerCase();
-  if (!isSha256(hash)) throw new BadRequestError('INVALID_SHA256', 'X-SHA-256 must be 64 hex characters.');
-  return hash;
-}
-
-function declaredLength(request: FastifyRequest, header: string): number | undefined {
-  const value = request.headers[header];
-  if (value === undefined) return undefined;
-  if (!/^\d{1,15}$/.test(String(value).trim()))
-    throw new BadRequestError('INVALID_LENGTH', `${header} must be a byte count.`);
-  return Number(value);
-}
-
-/** Whether a request may publish its upload's NIP-94 event (`X-Publish-Metadata: false` says no). */
-function wantsAnnouncement(request: FastifyRequest): boolean {
-  return !/^(0|false|no|off)$/i.test(String(request.headers['x-publish-metadata'] ?? '').trim());
-}
 
 /**
  * BUD-02 `PUT /upload` (the raw body), BUD-06 `HEAD /upload` (may it be uploaded?) and BUD-04 `PUT /mirror`
@@ -49,6 +29,21 @@ export async function blossomUploadRoutes(app: FastifyInstance): Promise<void> {
         'Only users of this station upload here; register on it first.',
       );
     return user;
+  };
+
+  /** Blossom uploads take the same upload slots as the drive's form uploads (README, "Protection"). */
+  const withSlots = async <T>(
+    request: FastifyRequest,
+    user: UserRecord,
+    work: () => Promise<T>,
+  ): Promise<T> => {
+    const releases = [app.uploadLimits.acquireAddress(request.ip)];
+    try {
+      releases.push(app.uploadLimits.acquireUser(user.hex));
+      return await work();
+    } finally {
+      releases.forEach((release) => release());
+    }
   };
 
   const room = async (user: UserRecord) => app.drive.quotaBytes - usedBytes(await app.drive.list(user));
@@ -113,15 +108,13 @@ export async function blossomUploadRoutes(app: FastifyInstance): Promise<void> {
         const length = declaredLength(request, 'content-length');
         if (length !== undefined && length > (await room(user)))
           throw new QuotaExceededError(app.drive.quotaBytes);
-        // No body at all (an empty blob) reaches no parser.
-        const body = (request.body as AsyncIterable<Uint8Array> | undefined) ?? Readable.from([]);
-        const staged = await app.blobs.receive(user, body);
-        const type = mediaTypeOf(request.headers['content-type']);
-        return keep(request, reply, grant, user, staged, {
-          type,
-          source: { kind: 'blossom' },
-          declared,
-          mismatch: 'auth',
+        return withSlots(request, user, async () => {
+          // No body at all (an empty blob) reaches no parser.
+          const body = (request.body as AsyncIterable<Uint8Array> | undefined) ?? Readable.from([]);
+          const staged = await app.blobs.receive(user, body);
+          const type = mediaTypeOf(request.headers['content-type']);
+          const source = { kind: 'blossom' as const };
+          return keep(request, reply, grant, user, staged, { type, source, declared, mismatch: 'auth' });
         });
       },
     );
@@ -176,20 +169,19 @@ export async function blossomUploadRoutes(app: FastifyInstance): Promise<void> {
       const grant = app.blossomGate.check(request, 'upload', declared);
       const user = await localUser(grant);
       const { mirrorMaxBytes, mirrorTimeoutMs, mirrorTrustedOrigins } = app.config.blossom;
-      const maxBytes = Math.min(mirrorMaxBytes, await room(user));
-      const origin = await fetchPublic(request.body.url, {
-        maxBytes,
-        timeoutMs: mirrorTimeoutMs,
-        trustedOrigins: mirrorTrustedOrigins,
+      return withSlots(request, user, async () => {
+        const maxBytes = Math.min(mirrorMaxBytes, await room(user));
+        const options = { maxBytes, timeoutMs: mirrorTimeoutMs, trustedOrigins: mirrorTrustedOrigins };
+        const origin = await fetchPublic(request.body.url, options);
+        const staged = await app.blobs.receive(user, origin.body).catch(async (error: unknown) => {
+          // Staging may fail before it reads a byte: the origin's socket must not wait for a reader.
+          await origin.body[Symbol.asyncIterator]().return?.();
+          throw error;
+        });
+        const source = { kind: 'mirror' as const, url: origin.url };
+        const type = mediaTypeOf(origin.contentType);
+        return keep(request, reply, grant, user, staged, { type, source, declared, mismatch: 'conflict' });
       });
-      const staged = await app.blobs.receive(user, origin.body).catch(async (error: unknown) => {
-        // Staging may fail before it reads a byte: the origin's socket must not wait for a reader.
-        await origin.body[Symbol.asyncIterator]().return?.();
-        throw error;
-      });
-      const source = { kind: 'mirror' as const, url: origin.url };
-      const type = mediaTypeOf(origin.contentType);
-      return keep(request, reply, grant, user, staged, { type, source, declared, mismatch: 'conflict' });
     },
   );
 }

@@ -53,6 +53,11 @@ describe('Blossom with blossom-client-sdk', () => {
     const files = (await driveFiles(s, 'alice@example.org')).filter((f) => f.sha256 === first.sha256);
     expect(files).toHaveLength(1);
     expect(files[0]).toMatchObject({ category: 'Images', source: { kind: 'blossom' } });
+    // What the drive explorer reads: the published manifest of the new root.
+    const listing = (await (await fetch(`${s.server}/api/drive?npub=${alice.npub}`)).json()) as {
+      files: { sha256: string; path: string }[];
+    };
+    expect(listing.files.find((f) => f.sha256 === first.sha256)?.path).toBe(files[0]!.path);
 
     const back = await fetch(first.url);
     expect(back.status).toBe(200);
