@@ -12,7 +12,7 @@ export interface Scenario {
   prepare(baseUrl: string): Promise<Request[]>;
 }
 
-async function register(baseUrl: string, email: string): Promise<{ nsec: string; npub: string }> {
+export async function register(baseUrl: string, email: string): Promise<{ nsec: string; npub: string }> {
   const res = await fetch(`${baseUrl}/g1nostr`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -10,6 +10,7 @@ import { startDriveGateway } from './drive/plugin.js';
 import { PayeeResolver } from './economy/payments/payee.js';
 import { createPayments } from './economy/payments/service.js';
 import { StationView } from './view/station-view.js';
+import { stationTempRoots, sweepTempFiles } from './fs/sweep.js';
 import { createAuthServices } from './auth/services.js';
 import { systemClock, unixSeconds, type Clock } from './clock.js';
 import type { Config } from './config/config.js';
@@ -143,6 +144,9 @@ export async function startStation(
   logger.info({ url, relay: relayUrl }, 'station service listening');
   // Embedded content store only (IPFS_API unset): its read-only gateway on IPFS_GATEWAY's port.
   const gateway = await startDriveGateway(config, app.contentStore, logger);
+  // Temp files of atomic writes a crash left behind, in the background (mtimes: the wall clock, not `clock`).
+  const sweeping = new AbortController();
+  void sweepTempFiles(stationTempRoots(config.dataRoot, config.tmpDir), { logger, signal: sweeping.signal });
 
   return {
     app,
@@ -150,6 +154,7 @@ export async function startStation(
     relayUrl,
     embeddedRelay,
     close: async () => {
+      sweeping.abort();
       await gateway?.close();
       await app.close();
       streams.unsubscribe();

@@ -26,10 +26,11 @@ async function exists(path: string): Promise<boolean> {
 export class Journal {
   constructor(private readonly dir: string) {}
 
-  async begin(record: JournalRecord): Promise<string> {
+  /** One record file (one fsync) for a whole batch of files. */
+  async begin(records: readonly JournalRecord[]): Promise<string> {
     await mkdir(this.dir, { recursive: true });
     const path = join(this.dir, `${randomBytes(8).toString('hex')}.json`);
-    await writeFileAtomic(path, JSON.stringify(record));
+    await writeFileAtomic(path, JSON.stringify(records));
     return path;
   }
 
@@ -43,9 +44,12 @@ export class Journal {
     const recovered: ManifestEntry[] = [];
     for (const name of names.filter((n) => n.endsWith('.json') && !n.startsWith('.'))) {
       const recordPath = join(this.dir, name);
-      const record = JSON.parse(await readFile(recordPath, 'utf8')) as JournalRecord;
-      if ((await exists(record.final)) && !inManifest(record.entry.path)) recovered.push(record.entry);
-      await rm(record.staged, { force: true });
+      // A batch is a list; versions before group commits wrote one record per file.
+      const parsed = JSON.parse(await readFile(recordPath, 'utf8')) as JournalRecord | JournalRecord[];
+      for (const record of Array.isArray(parsed) ? parsed : [parsed]) {
+        if ((await exists(record.final)) && !inManifest(record.entry.path)) recovered.push(record.entry);
+        await rm(record.staged, { force: true });
+      }
       await rm(recordPath, { force: true });
     }
     return recovered;

@@ -72,7 +72,6 @@ export async function registerDrive(
   },
 ): Promise<void> {
   const store = options.store ?? (await openContentStore(app.config));
-  if (!options.store) app.addHook('onClose', () => store.close());
   app.decorate('contentStore', store);
   // Fails here, at start, rather than at the first upload, when the explorer was not built.
   await loadExplorer();
@@ -89,6 +88,11 @@ export async function registerDrive(
   // Leftovers of a process that stopped mid-upload (cookie intake stages here too): private, but useless.
   await drive.staging.sweep(STAGING_LEFTOVER_MS);
   app.decorate('drive', drive);
+  // Uploads still running (their client may be gone) end before the store they write to closes.
+  app.addHook('onClose', async () => {
+    await drive.drain();
+    if (!options.store) await store.close();
+  });
   const media = new MediaService({
     config: app.config.media,
     store,

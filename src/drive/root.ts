@@ -24,7 +24,8 @@ export interface DriveRootChange {
     folders: Partial<Record<DriveCategory, string>>;
     folderDagSizes: Partial<Record<DriveCategory, number>>;
   };
-  changed: DriveCategory;
+  /** The categories whose files changed (several in a group commit). */
+  changed: DriveCategory | readonly DriveCategory[];
 }
 
 /** Stores a node and checks the store agrees on its CID (a store with other defaults would break links). */
@@ -83,7 +84,8 @@ export async function buildDriveRoot(
   const folders = {} as Record<DriveCategory, string>;
   const folderDagSizes = {} as Record<DriveCategory, number>;
   for (const category of DRIVE_CATEGORIES) {
-    const kept = change && category !== change.changed ? change.previous : null;
+    const changed: readonly DriveCategory[] = change ? [change.changed].flat() : [];
+    const kept = change && !changed.includes(category) ? change.previous : null;
     const keptCid = kept?.folders[category];
     const keptSize = kept?.folderDagSizes[category];
     if (keptCid !== undefined && keptSize !== undefined) {

@@ -8,20 +8,19 @@ import { COOKIE_SNIFF_BYTES } from '../cookies/netscape.js';
 import { AppError, NotFoundError } from '../http/errors.js';
 import type { UserRecord } from '../identity/user-files.js';
 import type { UserLookup } from '../identity/user-store.js';
-import { extensionForType } from './categories.js';
 import { releaseMedia } from './media/record.js';
 import { wrapperOf } from './media/wrap.js';
 import type { DriveLinks } from './links.js';
 import type { DriveListing } from './listing-schema.js';
+import { GroupCommits } from './group-commit.js';
+import { InFlight } from './in-flight.js';
 import { DriveLocks } from './lock.js';
 import { publishedManifest } from './published.js';
 import { readManifest, usedBytes, type Manifest, type ManifestEntry, type Provenance } from './manifest.js';
 import { parseDrivePath, sanitiseFileName } from './names.js';
 import { QuotaExceededError, quotaLimit } from './quota.js';
-import { sniffContentType } from './store/content-type.js';
-import { parseIpfsPath } from './store/ipfs-path.js';
-import { NotAFileError } from './store/types.js';
 import type { DriveObserver } from './blobs/index-sync.js';
+import { copyFromPublicDrive } from './copy.js';
 import { DriveWriter, sameContent, type DriveFileResult, type DriveStore } from './writer.js';
 
 export type { DriveFileResult, DriveStore };
@@ -45,26 +44,23 @@ export interface DriveServiceDeps {
 
 const SWEEP_EVERY_MS = 3_600_000;
 
-/** A name for content that came without one: its CID, with the extension its first bytes suggest. */
-function nameForBareCid(cid: string, head: Uint8Array): string {
-  const extension = extensionForType(sniffContentType(head));
-  return extension ? `${cid}.${extension}` : cid;
-}
-
 /**
  * Each user's drive: files in `APP/uDRIVE/<Category>/`, listed in `manifest.json`, published as one tree in
- * the content store. Uploads are received and imported concurrently; only placing a file and rewriting the
- * manifest happen one at a time per drive (DriveLocks), across processes too.
+ * the content store. Uploads are received and imported concurrently; placing files and rewriting the
+ * manifest happen one batch at a time per drive (GroupCommits under DriveLocks, across processes too).
  */
 export class DriveService {
   readonly staging: StagingArea;
   private readonly locks: DriveLocks;
+  private readonly commits: GroupCommits;
+  private readonly inFlight = new InFlight();
   private lastSweep = 0;
 
   constructor(private readonly deps: DriveServiceDeps) {
     // Every upload route checks the start of a file for cookies (CONTRACT §7): keep what that check reads.
     this.staging = new StagingArea(deps.stagingDir, COOKIE_SNIFF_BYTES);
     this.locks = new DriveLocks(deps.logger);
+    this.commits = new GroupCommits(this.locks);
   }
 
   get quotaBytes(): number {
@@ -114,7 +110,24 @@ export class DriveService {
    * Puts a staged upload into the user's drive and consumes it (moved in, or deleted on any failure).
    * Importing into the store happens before taking the drive lock, so uploads of one user overlap.
    */
-  async commit(
+  commit(
+    user: UserRecord,
+    staged: StagedFile,
+    input: { fileName: string; source: Provenance; reuseSameContent?: boolean },
+  ): Promise<DriveFileResult> {
+    return this.track(this.commitNow(user, staged, input));
+  }
+
+  /** See InFlight: the app's onClose drains it before closing the stores. */
+  track<T>(work: Promise<T>): Promise<T> {
+    return this.inFlight.track(work);
+  }
+
+  drain(): Promise<void> {
+    return this.inFlight.drain();
+  }
+
+  private async commitNow(
     user: UserRecord,
     staged: StagedFile,
     input: { fileName: string; source: Provenance; reuseSameContent?: boolean },
@@ -139,7 +152,9 @@ export class DriveService {
         source: input.source,
         reuseSameContent: input.reuseSameContent,
       };
-      const result = await this.locks.run(driveDir, () => this.writer(user, driveDir).place(placement));
+      const result = await this.commits.place(driveDir, placement, (batch) =>
+        this.writer(user, driveDir).placeAll(batch),
+      );
       if (!result.existing) await this.tell((observer) => observer.placed(user, result.entry));
       return result;
     } finally {
@@ -147,24 +162,20 @@ export class DriveService {
     }
   }
 
-  /**
-   * Copies a file of a public drive (`<cid>/<name>`, or a bare file CID) into the user's drive, under the
-   * category of its name, recording where it came from. Directories and files over the quota are refused.
-   */
-  async copyFrom(user: UserRecord, ipfsLink: string): Promise<DriveFileResult> {
-    const link = parseIpfsPath(ipfsLink);
-    const info = await this.deps.store.stat(link.path);
-    if (info.type !== 'file') throw new NotAFileError(link.path);
-    const room = this.deps.quotaBytes - usedBytes(await this.list(user));
-    if (info.size > room) throw new QuotaExceededError(this.deps.quotaBytes);
-    const staged = await this.staging.receive(this.deps.store.cat(link.path), [quotaLimit(room)]);
-    const fileName = link.segments.at(-1) ?? nameForBareCid(info.cid, staged.head);
-    const source: Provenance = { kind: 'drive', ipfs_link: link.path, cid: info.cid };
-    return this.commit(user, staged, { fileName, source });
+  /** See copy.ts. */
+  copyFrom(user: UserRecord, ipfsLink: string): Promise<DriveFileResult> {
+    return copyFromPublicDrive(this, this.deps.store, user, ipfsLink);
   }
 
   /** Removes a file (`Images/a.jpg`, relative to APP/uDRIVE) from the drive, the folder and the pins. */
-  async delete(user: UserRecord, filePath: string): Promise<{ entry: ManifestEntry; rootCid: string }> {
+  delete(user: UserRecord, filePath: string): Promise<{ entry: ManifestEntry; rootCid: string }> {
+    return this.track(this.deleteNow(user, filePath));
+  }
+
+  private async deleteNow(
+    user: UserRecord,
+    filePath: string,
+  ): Promise<{ entry: ManifestEntry; rootCid: string }> {
     const target = parseDrivePath(filePath);
     if (!target) throw new NotFoundError('FILE_NOT_FOUND', 'There is no such file in the drive.');
     const driveDir = this.driveDir(user);

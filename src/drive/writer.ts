@@ -1,65 +1,34 @@
-import { chmod, mkdir, rm, stat } from 'node:fs/promises';
+import { chmod, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { localTimestamp, type Clock } from '../clock.js';
 import { within } from '../fs/paths.js';
-import type { StagedFile, StagingArea } from '../fs/staging.js';
-import { ConflictError, NotFoundError } from '../http/errors.js';
+import type { StagingArea } from '../fs/staging.js';
+import { NotFoundError } from '../http/errors.js';
 import type { UserRecord } from '../identity/user-files.js';
 import { categoryFor, fileTypeFor, mimeTypeFor, type DriveCategory } from './categories.js';
 import { Journal } from './journal.js';
 import {
-  readManifest,
-  usedBytes,
-  writeManifest,
-  type Manifest,
-  type ManifestEntry,
-  type Provenance,
-} from './manifest.js';
-import { numberedName } from './names.js';
+  freeName,
+  sameContent,
+  type Batch,
+  type DriveFileResult,
+  type MovedFile,
+  type Placement,
+  type PlacementOutcome,
+} from './placement.js';
+import { readManifest, usedBytes, writeManifest, type Manifest, type ManifestEntry } from './manifest.js';
 import type { DriveLinks } from './links.js';
 import { buildDriveRoot, wrapFile } from './root.js';
 import { QuotaExceededError } from './quota.js';
-import type { AddResult, ContentStore } from './store/types.js';
+import type { ContentStore } from './store/types.js';
 
 export type DriveStore = Pick<ContentStore, 'add' | 'cat' | 'stat' | 'putBlock' | 'pin' | 'unpin'>;
 
-export interface DriveFileResult {
-  entry: ManifestEntry;
-  rootCid: string;
-  /** Absolute category folder (the spec's `target_directory`). */
-  targetDirectory: string;
-  /** Relative to the user directory: `APP/uDRIVE/Images/a.jpg`. */
-  filePath: string;
-  /** The name was taken and a numbered one was used. */
-  renamed: boolean;
-  /** The drive already held these bytes and `reuseSameContent` was asked: nothing was written. */
-  existing?: boolean;
-}
+export type { DriveFileResult, Placement, PlacementOutcome };
+export { sameContent };
 
-export interface Placement {
-  staged: StagedFile;
-  added: AddResult;
-  /** Sanitised name asked for. */
-  name: string;
-  source: Provenance;
-  /** The same bytes already in the drive are the answer (Blossom, NIP-96: one file per SHA-256). */
-  reuseSameContent?: boolean;
-}
-
-const MAX_NUMBERED_NAMES = 10_000;
-
-export function sameContent(manifest: Manifest, sha256: string): ManifestEntry | undefined {
-  return manifest.files.find((f) => f.sha256 === sha256);
-}
-
-const exists = (path: string) =>
-  stat(path).then(
-    () => true,
-    () => false,
-  );
-
-/** The changes of one drive, each called with the drive lock held (see DriveService). */
+/** The changes of one drive, each called with the drive lock held (see DriveService, GroupCommits). */
 export class DriveWriter {
   constructor(
     private readonly deps: {
@@ -75,21 +44,62 @@ export class DriveWriter {
     private readonly driveDir: string,
   ) {}
 
-  /** Moves a staged, imported file into its folder under a free name and publishes the new tree. */
-  async place({
-    staged,
-    added,
-    name: requested,
-    source,
-    reuseSameContent,
-  }: Placement): Promise<DriveFileResult> {
+  /**
+   * Group commit: moves every staged, imported file of the batch into its folder under a free name and
+   * publishes one new tree with one manifest write. A placement refused on its own (quota, name) fails alone;
+   * a failed publication fails the whole batch and takes its files back out.
+   */
+  async placeAll(placements: readonly Placement[]): Promise<PlacementOutcome[]> {
     const manifest = await this.load();
-    const same = reuseSameContent ? sameContent(manifest, staged.sha256) : undefined;
-    if (same) return this.existing(manifest, same);
-    if (usedBytes(manifest) + staged.size > this.deps.quotaBytes)
-      throw new QuotaExceededError(this.deps.quotaBytes);
+    const outcomes: PlacementOutcome[] = [];
+    const accepted: { index: number; moved: MovedFile }[] = [];
+    const batch: Batch = { bytes: usedBytes(manifest), names: new Set() };
+    for (const [index, placement] of placements.entries()) {
+      const same = placement.reuseSameContent ? sameContent(manifest, placement.staged.sha256) : undefined;
+      if (same) {
+        outcomes[index] = { ok: true, result: this.existing(manifest, same) };
+        continue;
+      }
+      try {
+        accepted.push({ index, moved: await this.prepare(manifest, batch, placement) });
+      } catch (error) {
+        outcomes[index] = { ok: false, error };
+      }
+    }
+    if (accepted.length === 0) return outcomes;
+    const record = await this.journal().begin(accepted.map(({ moved }) => moved.record));
+    try {
+      for (const { moved } of accepted) {
+        await this.deps.staging.moveTo(moved.staged, moved.record.final);
+        await chmod(moved.record.final, 0o644); // staged private; published content is readable
+      }
+      manifest.files.push(...accepted.map(({ moved }) => moved.record.entry));
+      const changed = [...new Set(accepted.map(({ moved }) => moved.record.entry.category))];
+      const rootCid = await this.publish(manifest, changed);
+      for (const { index, moved } of accepted) outcomes[index] = { ok: true, result: moved.result(rootCid) };
+      // Files found again in the drive by reuseSameContent answer with the root that holds them.
+      for (const outcome of outcomes)
+        if (outcome?.ok && outcome.result.existing) outcome.result.rootCid = rootCid;
+    } catch (error) {
+      // The manifest was not written: the callers get an error, so the files must not appear later either.
+      for (const { index, moved } of accepted) {
+        await rm(moved.record.final, { force: true });
+        await this.unpinQuietly(moved.wrapper);
+        outcomes[index] = { ok: false, error };
+      }
+    } finally {
+      await this.journal().end(record);
+    }
+    return outcomes;
+  }
+
+  /** Names, wraps and pins one file of a batch; the caller moves it in and publishes. */
+  private async prepare(manifest: Manifest, batch: Batch, placement: Placement) {
+    const { staged, added, name: requested, source } = placement;
+    if (batch.bytes + staged.size > this.deps.quotaBytes) throw new QuotaExceededError(this.deps.quotaBytes);
+    batch.bytes += staged.size;
     const category = categoryFor(requested);
-    const name = await this.freeName(category, requested, manifest);
+    const name = await freeName(this.driveDir, { category, name: requested, manifest, batch: batch.names });
     const wrapper = await wrapFile(this.deps.store, { name, cid: added.cid, dagSize: added.dagSize });
     await this.deps.store.pin(wrapper);
     const entry: ManifestEntry = {
@@ -107,25 +117,17 @@ export class DriveWriter {
       source,
     };
     const folder = within(this.driveDir, category);
-    const final = within(folder, name);
     await mkdir(folder, { recursive: true });
-    const record = await this.journal().begin({ staged: staged.path, final, entry });
-    let rootCid: string;
-    try {
-      await this.deps.staging.moveTo(staged, final);
-      await chmod(final, 0o644); // staged private; published content is readable
-      manifest.files.push(entry);
-      rootCid = await this.publish(manifest, category);
-    } catch (error) {
-      // The manifest was not written: the caller gets an error, so the file must not appear later either.
-      await rm(final, { force: true });
-      await this.unpinQuietly(wrapper);
-      throw error;
-    } finally {
-      await this.journal().end(record);
-    }
+    const record = { staged: staged.path, final: within(folder, name), entry };
     const filePath = `APP/uDRIVE/${entry.path}`;
-    return { entry, rootCid, targetDirectory: folder, filePath, renamed: name !== requested };
+    const result = (rootCid: string): DriveFileResult => ({
+      entry,
+      rootCid,
+      targetDirectory: folder,
+      filePath,
+      renamed: name !== requested,
+    });
+    return { staged, wrapper, record, result } satisfies MovedFile;
   }
 
   /** The answer for a file the drive already holds. */
@@ -148,7 +150,7 @@ export class DriveWriter {
     const entry = manifest.files.find((f) => f.path === path);
     if (!entry) throw new NotFoundError('FILE_NOT_FOUND', `There is no file ${path} in the drive.`);
     manifest.files = manifest.files.filter((f) => f !== entry);
-    const rootCid = await this.publish(manifest, entry.category);
+    const rootCid = await this.publish(manifest, [entry.category]);
     await rm(within(this.driveDir, entry.category, entry.name), { force: true });
     // Only the wrapper was pinned for this file; other drives holding the same content pin their own.
     await this.unpinQuietly(entry.ipfs_link.split('/')[0]!);
@@ -175,7 +177,7 @@ export class DriveWriter {
    * Rebuilds the published tree (only the `changed` category's folder when given), pins it, writes the
    * manifest, then lets the previous tree go.
    */
-  private async publish(manifest: Manifest, changed?: DriveCategory): Promise<string> {
+  private async publish(manifest: Manifest, changed?: readonly DriveCategory[]): Promise<string> {
     const previous = manifest.root_cid;
     const change = changed && {
       changed,
@@ -190,16 +192,6 @@ export class DriveWriter {
     await writeManifest(join(this.driveDir, 'manifest.json'), manifest);
     if (previous && previous !== root.rootCid) await this.unpinQuietly(previous);
     return root.rootCid;
-  }
-
-  private async freeName(category: DriveCategory, name: string, manifest: Manifest): Promise<string> {
-    const taken = new Set(manifest.files.filter((f) => f.category === category).map((f) => f.name));
-    for (let n = 0; n < MAX_NUMBERED_NAMES; n++) {
-      const candidate = n === 0 ? name : numberedName(name, n);
-      if (!taken.has(candidate) && !(await exists(within(this.driveDir, category, candidate))))
-        return candidate;
-    }
-    throw new ConflictError('NAME_TAKEN', `Too many files named like ${name}; rename the file.`);
   }
 
   private async unpinQuietly(cid: string): Promise<void> {

@@ -7,6 +7,9 @@ export interface AtomicWriteOptions {
   mode?: number;
 }
 
+/** Exactly the names `tempPathFor` gives (`.<basename>.<12 hex>.tmp`): what a crash may leave behind. */
+export const TEMP_NAME = /^\..+\.[0-9a-f]{12}\.tmp$/;
+
 export function tempPathFor(target: string): string {
   return join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
 }

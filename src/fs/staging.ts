@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { copyFile, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { tempPathFor } from './atomic.js';
 
 /** A complete file received into the staging area, not yet anywhere else. */
 export interface StagedFile {
@@ -91,7 +92,8 @@ export class StagingArea {
       await rename(staged.path, target);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-      const temp = join(dirname(target), `.${randomBytes(6).toString('hex')}.tmp`);
+      // Named like every atomic write's temp file, so the start-up sweep (sweep.ts) knows it.
+      const temp = tempPathFor(target);
       await copyFile(staged.path, temp);
       await rename(temp, target);
       await rm(staged.path, { force: true });

@@ -173,9 +173,12 @@ export async function blossomUploadRoutes(app: FastifyInstance): Promise<void> {
         const maxBytes = Math.min(mirrorMaxBytes, await room(user));
         const options = { maxBytes, timeoutMs: mirrorTimeoutMs, trustedOrigins: mirrorTrustedOrigins };
         const origin = await fetchPublic(request.body.url, options);
-        const staged = await app.blobs.receive(user, origin.body).catch(async (error: unknown) => {
-          // Staging may fail before it reads a byte: the origin's socket must not wait for a reader.
-          await origin.body[Symbol.asyncIterator]().return?.();
+        // One iterator, closed on any failure of staging (before or while reading): the origin's socket
+        // must never wait for a reader that gave up.
+        const reader = origin.body[Symbol.asyncIterator]();
+        const body = { [Symbol.asyncIterator]: () => reader };
+        const staged = await app.blobs.receive(user, body).catch(async (error: unknown) => {
+          await reader.return?.();
           throw error;
         });
         const source = { kind: 'mirror' as const, url: origin.url };

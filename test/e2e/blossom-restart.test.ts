@@ -1,0 +1,218 @@
+import { randomBytes } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { nip19 } from 'nostr-tools';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStationDb } from '../../src/state/station-db.js';
+import { multipart } from '../helpers/multipart.js';
+import { keyFromSecret, nip98Header, type TestKey } from '../helpers/nostr.js';
+import { waitFor } from '../helpers/relay.js';
+import { tempDir } from '../helpers/temp.js';
+import { blossomToken, nostrAuth, sha256Hex } from '../drive/blossom/requests.js';
+import { startService, type ServiceProcess } from './service-process.js';
+
+interface Descriptor {
+  sha256: string;
+  size: number;
+  type: string;
+  uploaded: number;
+}
+
+interface User {
+  email: string;
+  key: TestKey;
+}
+
+/** What a list says about each blob, without the URL (its port changes with each start). */
+const facts = (list: Descriptor[]) =>
+  list
+    .map(({ sha256, size, type, uploaded }) => ({ sha256, size, type, uploaded }))
+    .sort((a, b) => (a.sha256 < b.sha256 ? -1 : 1));
+
+/** Every file under `dir` whose name marks it as temporary: an interrupted write left behind. */
+async function temporaryFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile() && /\.(tmp|part)$/.test(entry.name))
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+describe('Blossom across a SIGKILL and a lost blob index', () => {
+  const services: ServiceProcess[] = [];
+  const dirs: Awaited<ReturnType<typeof tempDir>>[] = [];
+  afterEach(async () => {
+    for (const service of services.splice(0))
+      if (service.child.exitCode === null && service.child.signalCode === null) {
+        service.child.kill('SIGKILL');
+        await service.exited;
+      }
+    for (const dir of dirs.splice(0)) await dir.cleanup();
+  });
+
+  it('serves every blob, byte for byte, and the same lists after a SIGKILL and after the index is lost', async () => {
+    const dir = await tempDir();
+    dirs.push(dir);
+    const dataRoot = join(dir.path, 'game');
+    const env = {
+      HOME: dir.path,
+      DATA_ROOT: dataRoot,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      RELAY_URL: 'ws://127.0.0.1:0',
+      EMBEDDED_RELAY: 'on',
+      IPFS_GATEWAY: 'http://127.0.0.1:0',
+      PUBLISH_FILE_METADATA: 'false',
+    };
+    const start = async () => {
+      const service = startService(env);
+      services.push(service);
+      const url = await service.listening;
+      await waitFor(async () => {
+        const health = await fetch(`${url}/health`);
+        return health.ok && ((await health.json()) as { status: string }).status === 'ok';
+      }, 30_000);
+      return { service, url };
+    };
+
+    let { service, url } = await start();
+
+    const register = async (email: string): Promise<User> => {
+      const response = await fetch(`${url}/g1nostr`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email }),
+      });
+      expect(response.status).toBe(200);
+      const { nsec } = (await response.json()) as { nsec: string };
+      return { email, key: keyFromSecret(nip19.decode(nsec).data as Uint8Array) };
+    };
+    const alice = await register('alice@example.org');
+    const bob = await register('bob@example.org');
+
+    const blossomUpload = async (user: User, bytes: Buffer, type: string) => {
+      const response = await fetch(`${url}/upload`, {
+        method: 'PUT',
+        body: bytes,
+        headers: {
+          authorization: nostrAuth(blossomToken(user.key, { x: [sha256Hex(bytes)] })),
+          'content-type': type,
+        },
+      });
+      expect(response.status, await response.clone().text()).toBe(201);
+      expect(((await response.json()) as Descriptor).sha256).toBe(sha256Hex(bytes));
+    };
+    /** The ordinary drive upload (multipart, NIP-98): the index must cover its files as well. */
+    const driveUpload = async (user: User, bytes: Buffer, fileName: string) => {
+      const { body, contentType } = multipart([
+        { name: 'npub', value: user.key.npub },
+        { name: 'file', value: bytes, filename: fileName, type: 'application/octet-stream' },
+      ]);
+      const target = `${url}/api/upload`;
+      const response = await fetch(target, {
+        method: 'POST',
+        body,
+        headers: {
+          'content-type': contentType,
+          authorization: nip98Header(user.key, target, 'POST', { body }),
+        },
+      });
+      expect(response.status, await response.clone().text()).toBe(200);
+      expect(((await response.json()) as { fileHash: string }).fileHash).toBe(sha256Hex(bytes));
+    };
+
+    // 20 distinct blobs: 7 of Alice's, 7 of Bob's, 4 both uploaded, one drive upload each. Two span
+    // several UnixFS blocks.
+    const sizes = [10, 1_000, 70_000, 300_000, 1_300_000, 5_000, 20_000];
+    const types = ['image/png', 'text/plain', 'application/pdf', 'video/mp4', 'audio/mpeg'];
+    const make = (n: number) => Array.from({ length: n }, (_, i) => randomBytes(sizes[i % sizes.length]!));
+    const aliceOnly = make(7);
+    const bobOnly = make(7);
+    const shared = make(4);
+    const aliceDrive = randomBytes(40_000);
+    const bobDrive = randomBytes(90_000);
+    for (const [i, bytes] of aliceOnly.entries()) await blossomUpload(alice, bytes, types[i % types.length]!);
+    for (const [i, bytes] of bobOnly.entries()) await blossomUpload(bob, bytes, types[i % types.length]!);
+    for (const bytes of shared) {
+      await blossomUpload(alice, bytes, 'image/jpeg');
+      await blossomUpload(bob, bytes, 'image/jpeg');
+    }
+    await driveUpload(alice, aliceDrive, 'notes.bin');
+    await driveUpload(bob, bobDrive, 'song.bin');
+    const every = [...aliceOnly, ...bobOnly, ...shared, aliceDrive, bobDrive];
+    expect(new Set(every.map((bytes) => sha256Hex(bytes))).size).toBe(20);
+
+    const list = async (user: User) => {
+      const response = await fetch(`${url}/list/${user.key.hex}`);
+      expect(response.status).toBe(200);
+      return facts((await response.json()) as Descriptor[]);
+    };
+    const served = async (bytes: Buffer) => {
+      const response = await fetch(`${url}/${sha256Hex(bytes)}`);
+      if (response.status !== 200) return false;
+      return Buffer.from(await response.arrayBuffer()).equals(bytes);
+    };
+    const shas = (blobs: Buffer[]) => blobs.map((bytes) => sha256Hex(bytes)).sort();
+
+    const aliceList = await list(alice);
+    const bobList = await list(bob);
+    expect(aliceList.map((d) => d.sha256)).toEqual(shas([...aliceOnly, ...shared, aliceDrive]));
+    expect(bobList.map((d) => d.sha256)).toEqual(shas([...bobOnly, ...shared, bobDrive]));
+    for (const bytes of every) expect(await served(bytes)).toBe(true);
+
+    // A crash: no shutdown of any kind.
+    service.child.kill('SIGKILL');
+    await service.exited;
+    ({ service, url } = await start());
+
+    for (const bytes of every) expect(await served(bytes), sha256Hex(bytes)).toBe(true);
+    expect(await list(alice)).toEqual(aliceList);
+    expect(await list(bob)).toEqual(bobList);
+
+    // Alice takes a shared blob out of her drive: Bob's copy is still served.
+    const remove = async (user: User, bytes: Buffer) => {
+      const hash = sha256Hex(bytes);
+      const token = blossomToken(user.key, { verb: 'delete', x: [hash] });
+      const response = await fetch(`${url}/${hash}`, {
+        method: 'DELETE',
+        headers: { authorization: nostrAuth(token) },
+      });
+      expect(response.status, await response.clone().text()).toBe(200);
+    };
+    await remove(alice, shared[0]!);
+    expect(await served(shared[0]!)).toBe(true);
+    await remove(alice, aliceOnly[0]!);
+    expect((await fetch(`${url}/${sha256Hex(aliceOnly[0]!)}`)).status).toBe(404);
+    const gone = new Set([sha256Hex(shared[0]!), sha256Hex(aliceOnly[0]!)]);
+    const aliceAfter = aliceList.filter((d) => !gone.has(d.sha256));
+    expect(await list(alice)).toEqual(aliceAfter);
+    expect(await list(bob)).toEqual(bobList);
+    expect(await temporaryFiles(dataRoot)).toEqual([]);
+
+    // The blob index is lost while the service is down (its LMDB sub-databases emptied): the drives are the
+    // truth, and the index is rebuilt from them.
+    const stopped = service.exited;
+    service.child.kill('SIGTERM');
+    expect(await stopped).toBe(0);
+    const db = await openStationDb(dataRoot);
+    for (const { key } of [...db.blobs.getRange({})]) await db.blobs.remove(key);
+    for (const { key } of [...db.blobsByOwner.getRange({})]) await db.blobsByOwner.remove(key);
+    for (const { key } of [...db.blobHolders.getRange({})]) await db.blobHolders.remove(key);
+    expect([...db.blobs.getRange({})]).toEqual([]);
+    expect([...db.blobsByOwner.getRange({})]).toEqual([]);
+    await db.close();
+
+    ({ url } = await start());
+    const stillThere = every.filter((bytes) => bytes !== aliceOnly[0]);
+    // Rebuilt in the background after start: wait until it has caught up with both drives.
+    const same = (a: Descriptor[], b: Descriptor[]) => JSON.stringify(a) === JSON.stringify(b);
+    await waitFor(async () => {
+      for (const bytes of stillThere) if (!(await served(bytes))) return false;
+      return same(await list(alice), aliceAfter) && same(await list(bob), bobList);
+    }, 30_000);
+    for (const bytes of stillThere) expect(await served(bytes), sha256Hex(bytes)).toBe(true);
+    expect((await fetch(`${url}/${sha256Hex(aliceOnly[0]!)}`)).status).toBe(404);
+    expect(await list(alice)).toEqual(aliceAfter);
+    expect(await list(bob)).toEqual(bobList);
+    expect(await temporaryFiles(dataRoot)).toEqual([]);
+  }, 120_000);
+});
