@@ -24,8 +24,10 @@ const TAIL = 8;
 interface UploadScenario {
   name: string;
   size: number;
-  /** One connection per user: the single-user case is one client uploading one blob after another. */
+  /** One connection per user unless `connections` says otherwise. */
   users: number;
+  /** Connections sharing the users round-robin: one user's many clients (or tabs) uploading at once. */
+  connections?: number;
   /** Uploads prepared (tokens signed up front); the run ends early if they are all spent. */
   pool: number;
   /**
@@ -44,8 +46,24 @@ const SCENARIOS: UploadScenario[] = [
     users: CONNECTIONS,
     pool: 2000 * DURATION_SECONDS,
   },
+  // One drive, many uploads at once: what the drive's group commits are for.
+  {
+    name: `blossom-64KiB-1user-${CONNECTIONS}conn`,
+    size: 64 * KiB,
+    users: 1,
+    connections: CONNECTIONS,
+    pool: 2000 * DURATION_SECONDS,
+  },
   // 10 MiB uploads fill the disk fast (staging, content store and drive): modest pools.
   { name: 'blossom-10MiB-1user', size: 10 * MiB, users: 1, pool: 50, untilSpent: true },
+  {
+    name: `blossom-10MiB-1user-${CONNECTIONS}conn`,
+    size: 10 * MiB,
+    users: 1,
+    connections: CONNECTIONS,
+    pool: 3 * CONNECTIONS,
+    untilSpent: true,
+  },
   {
     name: `blossom-10MiB-${CONNECTIONS}users`,
     size: 10 * MiB,
@@ -96,9 +114,11 @@ async function runUploads(baseUrl: string, scenario: UploadScenario) {
   // Bodies differ in their last bytes only: the hash of the shared prefix is taken once, then extended.
   const body = randomBytes(size);
   const prefix = createHash('sha256').update(body.subarray(0, size - TAIL));
-  const perConnection = Math.floor(pool / keys.length);
-  const queues = keys.map((key, connection) =>
+  const connections = scenario.connections ?? keys.length;
+  const perConnection = Math.floor(pool / connections);
+  const queues = Array.from({ length: connections }, (_, connection) =>
     Array.from({ length: perConnection }, (_, i) => {
+      const key = keys[connection % keys.length]!;
       const number = connection * perConnection + i;
       const tail = Buffer.alloc(TAIL);
       tail.writeBigUInt64BE(BigInt(number));
@@ -112,10 +132,10 @@ async function runUploads(baseUrl: string, scenario: UploadScenario) {
   const statuses = new Map<number, number>();
   const result = await autocannon({
     url: baseUrl,
-    connections: keys.length,
+    connections,
     // `amount` ignores the duration; `maxConnectionRequests` ends a connection once its tokens are spent.
     ...(scenario.untilSpent
-      ? { amount: perConnection * keys.length }
+      ? { amount: perConnection * connections }
       : { duration: DURATION_SECONDS, maxConnectionRequests: perConnection }),
     timeout: 120,
     // Replaced per connection below; never sent.
@@ -155,7 +175,7 @@ async function runUploads(baseUrl: string, scenario: UploadScenario) {
     mb_per_s: Math.round(((stored * size) / MiB / result.duration) * 10) / 10,
     non2xx: result.non2xx,
     errors: result.errors,
-    connections: keys.length,
+    connections,
     created: statuses.get(201) ?? 0,
     deduplicated: statuses.get(200) ?? 0,
   };
