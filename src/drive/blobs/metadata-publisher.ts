@@ -23,7 +23,15 @@ export interface MetadataPublisherDeps {
  * down costs the uploader nothing but the announcement, which is logged.
  */
 export class MetadataPublisher {
+  /** What became of the announcements asked for (tests and operators count them). */
+  readonly stats = { published: 0, declined: 0, failed: 0 };
+
   constructor(private readonly deps: MetadataPublisherDeps) {}
+
+  /** An upload whose sender or station said no announcement (counted, nothing sent). */
+  decline(): void {
+    this.stats.declined++;
+  }
 
   get enabled(): boolean {
     return this.deps.enabled;
@@ -35,12 +43,16 @@ export class MetadataPublisher {
     file: FileMetadata,
     caption = '',
   ): Promise<string | null> {
-    if (!this.deps.enabled) return null;
+    if (!this.deps.enabled) {
+      this.decline();
+      return null;
+    }
     const { logger } = this.deps;
     try {
       const key = await readSecretKeyFile(join(this.deps.dirFor(user.email), '.secret.nostr'));
       if (!key || key.hex !== user.hex) {
         logger.warn({ pubkey: user.hex }, 'nip94: no key of this user on the station; file not announced');
+        this.stats.failed++;
         return null;
       }
       const event = finalizeEvent(
@@ -50,12 +62,15 @@ export class MetadataPublisher {
       const answer = await this.deps.relay.publish(event);
       if (!answer.accepted) {
         logger.warn({ id: event.id, reason: answer.message }, 'nip94: the relay refused the file metadata');
+        this.stats.failed++;
         return null;
       }
       logger.info({ id: event.id, pubkey: user.hex, sha256: file.sha256 }, 'nip94: file metadata published');
+      this.stats.published++;
       return event.id;
     } catch (error) {
       logger.warn({ err: error, pubkey: user.hex }, 'nip94: file metadata not published');
+      this.stats.failed++;
       return null;
     }
   }

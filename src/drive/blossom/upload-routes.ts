@@ -71,6 +71,7 @@ export async function blossomUploadRoutes(app: FastifyInstance): Promise<void> {
     const kept = await app.blobs.keep(user, staged, { type: options.type, source: options.source });
     if (kept.created && wantsAnnouncement(request))
       void app.fileMetadata.publish(user, app.blobs.metadata(kept.blob));
+    else if (kept.created) app.fileMetadata.decline();
     request.log.info(
       { sha256: kept.blob.sha256, size: kept.blob.size, cid: kept.blob.cid },
       'blossom: blob stored',

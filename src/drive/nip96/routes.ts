@@ -97,6 +97,7 @@ export async function nip96Routes(app: FastifyInstance): Promise<void> {
         const metadata = app.blobs.metadata(kept.blob, { dim: media.dimensions, alt });
         if (kept.created && wantsAnnouncement(fields))
           void app.fileMetadata.publish(owner.user, metadata, caption);
+        else if (kept.created) app.fileMetadata.decline();
         const { entry } = kept.result;
         return reply.status(kept.created ? 201 : 200).send({
           status: 'success' as const,
