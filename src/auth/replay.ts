@@ -16,6 +16,11 @@ export class ReplayRecords {
     return this.db.ifNoExists(id, () => void this.db.put(id, rememberUntil));
   }
 
+  /** Gives a claim back: the request it was spent on failed on the station's side (a full disk). */
+  async release(id: string): Promise<void> {
+    await this.db.remove(id);
+  }
+
   /** Whether `id` was claimed (and not yet swept); claims nothing. */
   seen(id: string): boolean {
     return this.db.get(id) !== undefined;

@@ -23,6 +23,15 @@ const FASTIFY_CODES: Record<string, { status: number; code: string }> = {
   FST_ERR_REP_INVALID_PAYLOAD_TYPE: { status: 500, code: 'INTERNAL' },
 };
 
+const DISK_FULL = new Set(['ENOSPC', 'EDQUOT']);
+
+/** ENOSPC anywhere in the cause chain: libraries (blockstore, LMDB) wrap the file system's error. */
+function isDiskFull(error: unknown, depth = 0): boolean {
+  if (typeof error !== 'object' || error === null || depth > 4) return false;
+  const { code, cause } = error as { code?: unknown; cause?: unknown };
+  return (typeof code === 'string' && DISK_FULL.has(code)) || isDiskFull(cause, depth + 1);
+}
+
 function toBody(error: FastifyError | AppError | Error): { status: number; body: ErrorBody } {
   if (error instanceof AppError)
     return { status: error.statusCode, body: { detail: error.message, code: error.code } };
@@ -33,6 +42,12 @@ function toBody(error: FastifyError | AppError | Error): { status: number; body:
       status: 400,
       body: { detail: `Invalid ${context}: ${fastifyError.message}`, code: 'VALIDATION_FAILED' },
     };
+  }
+  // The disk (staging, content store, a drive, the databases) refused a write: the request was fine, the
+  // station cannot keep it now. Nothing was half-written (temp file then rename everywhere).
+  if (isDiskFull(error)) {
+    const detail = 'The station’s disk is full; nothing was written. Try again later or ask its operator.';
+    return { status: 507, body: { detail, code: 'DISK_FULL' } };
   }
   const mapped = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
   if (mapped) return { status: mapped.status, body: { detail: fastifyError.message, code: mapped.code } };

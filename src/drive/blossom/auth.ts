@@ -31,7 +31,7 @@ export function isSha256(value: unknown): value is string {
 export class BlossomGate {
   constructor(
     private readonly deps: {
-      replay: Pick<ReplayRecords, 'claim' | 'seen'>;
+      replay: Pick<ReplayRecords, 'claim' | 'seen' | 'release'>;
       /** Host names of PUBLIC_URL: a token's `server` tags must name one of them, or the request's host. */
       publicHosts: () => string[];
       clock: Clock;
@@ -75,6 +75,10 @@ export class BlossomGate {
     return this.deps.replay.seen(replayKey(grant, sha256));
   }
 
+  refund(grant: BlossomGrant, sha256: string): Promise<void> {
+    return this.deps.replay.release(replayKey(grant, sha256));
+  }
+
   /** Spends the token on `sha256`; throws 401 when it was spent before. */
   async spend(grant: BlossomGrant, sha256: string): Promise<void> {
     const until = Math.min(grant.expiration, unixSeconds(this.deps.clock) + MAX_REMEMBER_SECONDS);
@@ -83,6 +87,21 @@ export class BlossomGate {
         'AUTH_REPLAYED',
         'Blossom authorization: this token was already used for this blob.',
       );
+  }
+}
+
+/** The token spent on a request that then failed on the station's side may be used again (a retry). */
+export async function refundOnFailure<T>(
+  gate: BlossomGate,
+  grant: BlossomGrant,
+  sha256: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    await gate.refund(grant, sha256);
+    throw error;
   }
 }
 

@@ -9,7 +9,7 @@ import type { Provenance } from '../manifest.js';
 import { usedBytes } from '../manifest.js';
 import { QuotaExceededError } from '../quota.js';
 import { mediaTypeOf } from '../blobs/service.js';
-import type { BlossomGrant } from './auth.js';
+import { refundOnFailure, type BlossomGrant } from './auth.js';
 import { declaredHash, declaredLength, wantsAnnouncement } from './headers.js';
 import { fetchPublic } from './public-fetch.js';
 import { BlobDescriptorBody, MirrorRequest } from './schemas.js';
@@ -68,7 +68,9 @@ export async function blossomUploadRoutes(app: FastifyInstance): Promise<void> {
       await app.blobs.discard(staged);
       throw error;
     }
-    const kept = await app.blobs.keep(user, staged, { type: options.type, source: options.source });
+    const kept = await refundOnFailure(app.blossomGate, grant, staged.sha256, () =>
+      app.blobs.keep(user, staged, { type: options.type, source: options.source }),
+    );
     if (kept.created && wantsAnnouncement(request))
       void app.fileMetadata.publish(user, app.blobs.metadata(kept.blob));
     else if (kept.created) app.fileMetadata.decline();
