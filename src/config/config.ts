@@ -80,6 +80,8 @@ export interface Config {
     maxConcurrent: number;
     maxPerMinute: number;
     perAddress: { maxConcurrent: number; maxPerMinute: number };
+    /** Uploads in flight in this process, all users and addresses together (trusted ones too). */
+    maxTotal: number;
   };
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
@@ -183,6 +185,7 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
         maxConcurrent: integer(env, 'UPLOAD_IP_MAX_CONCURRENT', 6, 1, 1_000),
         maxPerMinute: integer(env, 'UPLOAD_IP_MAX_PER_MINUTE', 60, 1, 100_000),
       },
+      maxTotal: integer(env, 'UPLOAD_MAX_TOTAL', 64, 1, 100_000),
     },
     logLevel: oneOf(
       env,

@@ -9,6 +9,18 @@ export class TooManyUploadsError extends AppError {
   }
 }
 
+/** The whole station is at its upload capacity: come back shortly (503, not the client's fault). */
+export class StationBusyError extends AppError {
+  constructor(maxTotal: number, retryAfterSeconds: number) {
+    super(
+      503,
+      'STATION_BUSY',
+      `The station is receiving ${maxTotal} uploads already; retry in ${retryAfterSeconds} s.`,
+      { 'retry-after': String(retryAfterSeconds) },
+    );
+  }
+}
+
 export interface UploadGateOptions {
   /** Uploads of one key in flight at once. */
   maxConcurrent: number;
@@ -81,11 +93,14 @@ export class UploadGate {
  */
 export class UploadLimits {
   private readonly trusted: (ip: string) => boolean;
+  private inFlight = 0;
 
   constructor(
     readonly byUser: UploadGate,
     readonly byAddress: UploadGate,
     trustedIps: readonly string[],
+    /** Uploads in flight in this process at most: beyond, 503 with Retry-After, so memory and disk stay bounded. */
+    private readonly maxTotal = Number.POSITIVE_INFINITY,
   ) {
     this.trusted = trustedAddresses(trustedIps);
   }
@@ -103,11 +118,22 @@ export class UploadLimits {
       gate(config.uploads, 'one user'),
       gate(config.uploads.perAddress, 'one address'),
       config.trustedIps,
+      config.uploads.maxTotal,
     );
   }
 
+  /** The first slot of every upload: one of the station's, then one of its address (trusted ones exempt). */
   acquireAddress(ip: string): () => void {
-    return this.trusted(ip) ? () => undefined : this.byAddress.acquire(ip);
+    if (this.inFlight >= this.maxTotal) throw new StationBusyError(this.maxTotal, 5);
+    const address = this.trusted(ip) ? () => undefined : this.byAddress.acquire(ip);
+    this.inFlight++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.inFlight--;
+      address();
+    };
   }
 
   acquireUser(pubkey: string): () => void {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UploadGate } from '../../src/http/upload-gate.js';
+import { UploadGate, UploadLimits } from '../../src/http/upload-gate.js';
 import { ManualClock } from '../helpers/clock.js';
 
 describe('UploadGate', () => {
@@ -46,5 +46,29 @@ describe('UploadGate', () => {
     clock.advance(61_000);
     gate.prune();
     expect((gate as unknown as { started: Map<string, number[]> }).started.size).toBe(0);
+  });
+});
+
+describe('UploadLimits, station-wide', () => {
+  it('answers 503 STATION_BUSY with Retry-After once the station receives its maximum, trusted addresses too', () => {
+    const clock = new ManualClock();
+    const gate = () => new UploadGate({ maxConcurrent: 10, maxPerWindow: 100, windowMs: 60_000, clock });
+    const limits = new UploadLimits(gate(), gate(), ['127.0.0.1'], 3);
+    const slots = [
+      limits.acquireAddress('127.0.0.1'),
+      limits.acquireAddress('10.0.0.1'),
+      limits.acquireAddress('10.0.0.2'),
+    ];
+    let refused: unknown;
+    try {
+      limits.acquireAddress('127.0.0.1');
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toMatchObject({ statusCode: 503, code: 'STATION_BUSY', headers: { 'retry-after': '5' } });
+    slots[0]!();
+    slots[0]!(); // releasing twice frees one slot only
+    expect(() => limits.acquireAddress('10.0.0.3')).not.toThrow();
+    expect(() => limits.acquireAddress('10.0.0.4')).toThrow();
   });
 });
