@@ -3,6 +3,7 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { registerOpenApi } from './http/openapi.js';
 import { registerProtection } from './http/protection.js';
+import { registerOverload } from './http/overload.js';
 import { registerCors } from './http/cors.js';
 import { UploadLimits } from './http/upload-gate.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -102,6 +103,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerErrorHandling(app);
   registerUrlLimit(app);
+  await registerOverload(app, deps.config.overload);
   await registerProtection(app, deps.config);
   await registerCors(app);
   await app.register(formbody, { bodyLimit: 64 * 1024 });

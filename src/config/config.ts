@@ -83,6 +83,8 @@ export interface Config {
     /** Uploads in flight in this process, all users and addresses together (trusted ones too). */
     maxTotal: number;
   };
+  /** Backpressure: limits past which requests are answered 503 at once (0 = no limit). */
+  overload: { maxEventLoopDelayMs: number; maxRssBytes: number };
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
@@ -186,6 +188,10 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
         maxPerMinute: integer(env, 'UPLOAD_IP_MAX_PER_MINUTE', 60, 1, 100_000),
       },
       maxTotal: integer(env, 'UPLOAD_MAX_TOTAL', 64, 1, 100_000),
+    },
+    overload: {
+      maxEventLoopDelayMs: integer(env, 'OVERLOAD_MAX_EVENT_LOOP_DELAY', 1000, 0, 600_000),
+      maxRssBytes: integer(env, 'OVERLOAD_MAX_RSS_MB', 0, 0, 1_000_000) * 1024 * 1024,
     },
     logLevel: oneOf(
       env,
