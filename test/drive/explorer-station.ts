@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { readFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -18,10 +19,20 @@ export const PNG_1x1 = Buffer.from(
   'base64',
 );
 
-/** A page expression: the preview of `path` was decoded (a 1×1 image). */
-export const imageLoaded = (path: string) =>
-  `(() => { const img = document.querySelector('li[data-path="${path}"] img');` +
-  ' return img !== null && img.complete && img.naturalWidth === 1; })()';
+/**
+ * Waits until the preview of `path` was decoded (a 1×1 image). A function, not a string: Playwright polls a
+ * string predicate with eval, which the pages' CSP (no 'unsafe-eval') refuses once polling starts.
+ */
+export const imageLoaded = (page: Page, path: string) =>
+  page.waitForFunction((wanted) => {
+    // Runs in the page; the tests are compiled without the DOM types.
+    const { document } = globalThis as unknown as { document: { querySelector(s: string): unknown } };
+    const img = document.querySelector(`li[data-path="${wanted}"] img`) as {
+      complete: boolean;
+      naturalWidth: number;
+    } | null;
+    return img !== null && img.complete && img.naturalWidth === 1;
+  }, path);
 
 export interface Member extends TestKey {
   email: string;

@@ -72,7 +72,7 @@ describe('the published drive explorer in headless Chromium', () => {
       expect(await page.$$eval('#drive-view img', (imgs) => imgs.length)).toBe(1);
       expect(await page.title()).toBe('uDRIVE');
 
-      await page.waitForFunction(imageLoaded('Images/photo.png'));
+      await imageLoaded(page, 'Images/photo.png');
 
       const notes = 'li[data-path="Documents/notes.txt"]';
       const [download] = await Promise.all([

@@ -32,7 +32,7 @@ describe('the drive page in headless Chromium', () => {
       await page.click('#nsec-form button[type="submit"]');
       await page.waitForSelector('li[data-path="Images/photo.png"]');
       // Thumbnails come from the gateway, which the page's img-src allows.
-      await page.waitForFunction(imageLoaded('Images/photo.png'));
+      await imageLoaded(page, 'Images/photo.png');
       const first = await s.listing(carol);
       expect(await page.textContent('#drive-root')).toBe(first.root_cid);
       expect(await page.getAttribute('#open-explorer', 'href')).toBe(
