@@ -59,12 +59,28 @@ function customerOf(comment: string, marker: string): string | null {
   return field ? field.slice(0, 254) : null;
 }
 
+export interface RevenueSettings {
+  distribution: string;
+  reserve: string;
+  marker: string;
+  filterYear: string;
+}
+
 /** Sales revenue: transfers into the distribution wallet from the reserve wallet carrying the sales marker. */
 export function revenueReport(
   incoming: readonly LedgerTransfer[],
-  settings: { distribution: string; reserve: string; marker: string; filterYear: string },
+  settings: RevenueSettings,
   nowMs: number,
 ): RevenueReport {
+  return revenueReadout(incoming, settings, nowMs).report;
+}
+
+/** The report and, for paging, the time of each of its transactions (newest first, as listed). */
+export function revenueReadout(
+  incoming: readonly LedgerTransfer[],
+  settings: RevenueSettings,
+  nowMs: number,
+): { report: RevenueReport; times: number[] } {
   const { distribution, reserve, marker, filterYear } = settings;
   const sales: Sale[] = incoming
     .filter((t) => t.fromId === reserve && t.toId === distribution && t.comment?.includes(marker))
@@ -82,7 +98,7 @@ export function revenueReport(
     .sort((a, b) => b.year.localeCompare(a.year));
 
   const selected = filterYear === 'all' ? sales : (byYear.get(filterYear) ?? []);
-  return {
+  const report: RevenueReport = {
     g1pub: distribution,
     filter_year: filterYear,
     ...totals(selected),
@@ -98,4 +114,5 @@ export function revenueReport(
     })),
     timestamp: localTimestamp(nowMs),
   };
+  return { report, times: selected.map((s) => s.transfer.timestampMs) };
 }

@@ -6,9 +6,20 @@ import { pageContext, sendHtml, sharedViews, wantsHtml, type Views } from '../ht
 import { twoDecimals } from './amounts.js';
 import { balanceReport } from './balance.js';
 import { economyLabels, PART_ICONS } from './labels.js';
-import { parseYearFilter, revenueReport } from './revenue.js';
-import { BalanceBody, BalanceQuery, PageQuery, RevenueBody, RevenueQuery, SocietyBody } from './schemas.js';
-import { societyReport } from './society.js';
+import { pageOf, parsePaging, type Paging } from './paging.js';
+import { sendPrepared } from './prepared-answer.js';
+import { ReadoutCache, type Readout } from './readouts.js';
+import { parseYearFilter, revenueReadout, type RevenueReport } from './revenue.js';
+import {
+  BalanceBody,
+  BalanceQuery,
+  NotModified,
+  RevenueBody,
+  RevenueQuery,
+  SocietyBody,
+  SocietyQuery,
+} from './schemas.js';
+import { societyReadout, type SocietyReport } from './society.js';
 
 const TAGS = ['economy'];
 const ERRORS = errorResponses(400, 404, 502, 503, 504);
@@ -26,11 +37,29 @@ function page(views: Views, request: FastifyRequest, reply: FastifyReply, name: 
   return sendHtml(reply, html);
 }
 
+/**
+ * A read-out's JSON: the whole answer as prepared bytes (serialized and compressed once per ledger snapshot,
+ * with an ETag), or one page of its list through the response schema (small, so made per request).
+ */
+function sendJson<R extends object, K extends keyof R & string>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  readout: Readout<R>,
+  list: K,
+  paging: Paging | null,
+) {
+  if (!paging) return sendPrepared(request, reply, readout.answer());
+  const page = pageOf(readout.report[list] as unknown[], readout.times, paging);
+  return { ...readout.report, [list]: page.items, next_cursor: page.next_cursor };
+}
+
 /** Read-only economy endpoints (CONTRACT §7, §10): JSON by default, a page when `html` is present. */
 export async function economyRoutes(app: FastifyInstance): Promise<void> {
   const views = await sharedViews();
   const { wallets, salesMarker, ipfsGateway } = app.config;
   const gateway = ipfsGateway.replace(/\/+$/, '');
+  const revenue = new ReadoutCache<RevenueReport>();
+  const society = new ReadoutCache<SocietyReport>();
 
   app.get<{ Querystring: Static<typeof BalanceQuery> }>(
     '/check_balance',
@@ -59,23 +88,24 @@ export async function economyRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<{ Querystring: Static<typeof PageQuery> }>(
+  app.get<{ Querystring: Static<typeof SocietyQuery> }>(
     '/check_society',
     {
       schema: {
         summary: 'Social-capital history: shares paid into the society wallet, per member',
         tags: TAGS,
         produces: ['application/json', 'text/html'],
-        querystring: PageQuery,
-        response: { 200: SocietyBody, ...ERRORS },
+        querystring: SocietyQuery,
+        response: { 200: SocietyBody, 304: NotModified, ...ERRORS },
       },
     },
     async (request, reply) => {
+      const paging = parsePaging(request.query);
       const incoming = await app.ledger.incomingTransfers(wallets.society);
-      const report = societyReport(incoming, wallets, app.clock.now());
-      if (!wantsHtml(request.query)) return report;
+      const readout = society.get(incoming, 'all', () => societyReadout(incoming, wallets, app.clock.now()));
+      if (!wantsHtml(request.query)) return sendJson(request, reply, readout, 'transfers', paging);
       const nodeUrl = (node: string) => `${gateway}/ipns/${encodeURIComponent(node)}`;
-      return page(views, request, reply, 'economy/society', { report, nodeUrl });
+      return page(views, request, reply, 'economy/society', { report: readout.report, nodeUrl });
     },
   );
 
@@ -87,19 +117,19 @@ export async function economyRoutes(app: FastifyInstance): Promise<void> {
         tags: TAGS,
         produces: ['application/json', 'text/html'],
         querystring: RevenueQuery,
-        response: { 200: RevenueBody, ...ERRORS },
+        response: { 200: RevenueBody, 304: NotModified, ...ERRORS },
       },
     },
     async (request, reply) => {
       const filterYear = parseYearFilter(request.query.year);
+      const paging = parsePaging(request.query);
       const incoming = await app.ledger.incomingTransfers(wallets.distribution);
-      const report = revenueReport(
-        incoming,
-        { distribution: wallets.distribution, reserve: wallets.reserve, marker: salesMarker, filterYear },
-        app.clock.now(),
+      const settings = { distribution: wallets.distribution, reserve: wallets.reserve, marker: salesMarker };
+      const readout = revenue.get(incoming, filterYear, () =>
+        revenueReadout(incoming, { ...settings, filterYear }, app.clock.now()),
       );
-      if (!wantsHtml(request.query)) return report;
-      return page(views, request, reply, 'economy/revenue', { report });
+      if (!wantsHtml(request.query)) return sendJson(request, reply, readout, 'transactions', paging);
+      return page(views, request, reply, 'economy/revenue', { report: readout.report });
     },
   );
 }

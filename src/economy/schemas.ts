@@ -24,10 +24,29 @@ export const BalanceBody = Type.Object({
   zen: Type.Number({ description: '(Ğ1 − 1) × 10, never below 0' }),
 });
 
-export const PageQuery = Type.Object({ html: Html, lang: Lang });
+/** Paging of the transfer list; the digits are checked as text (as a number, ajv would take 1e309). */
+const Paging = {
+  limit: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{1,4}$',
+      description: 'Page the list: at most this many items (1 to 1000; 100 with a cursor alone)',
+    }),
+  ),
+  cursor: Type.Optional(
+    Type.String({ maxLength: 64, description: 'next_cursor of the previous page, to read the next one' }),
+  ),
+};
+
+export const SocietyQuery = Type.Object({ html: Html, lang: Lang, ...Paging });
 
 const PartType = Type.Union(['constellation', 'satellite', 'parts', 'other'].map((v) => Type.Literal(v)));
 const NullableString = Type.Union([Type.String(), Type.Null()]);
+/** Last, and only in paged answers, so the unpaged answer keeps its fields and their order. */
+const NextCursor = Type.Optional(
+  Type.Union([Type.String(), Type.Null()], {
+    description: 'Paged answers only: the cursor of the next page, null on the last one',
+  }),
+);
 
 export const SocietyBody = Type.Object({
   g1pub: Type.String(),
@@ -58,13 +77,15 @@ export const SocietyBody = Type.Object({
       comment: Type.String(),
     }),
   ),
-  timestamp: Type.String(),
+  timestamp: Type.String({ description: 'When this answer was computed from the ledger snapshot it shows' }),
+  next_cursor: NextCursor,
 });
 
 export const RevenueQuery = Type.Object({
   year: Type.Optional(Type.String({ maxLength: 64, description: 'Four-digit year or "all" (default)' })),
   html: Html,
   lang: Lang,
+  ...Paging,
 });
 
 const Totals = {
@@ -89,5 +110,11 @@ export const RevenueBody = Type.Object({
       comment: Type.String(),
     }),
   ),
-  timestamp: Type.String(),
+  timestamp: Type.String({ description: 'When this answer was computed from the ledger snapshot it shows' }),
+  next_cursor: NextCursor,
+});
+
+/** A full read-out carries an ETag: a client that sends it back in If-None-Match gets this, without a body. */
+export const NotModified = Type.Null({
+  description: 'Not modified: the If-None-Match ETag is still current',
 });

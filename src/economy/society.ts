@@ -113,6 +113,15 @@ export function societyReport(
   wallets: { society: string; reserve: string },
   nowMs: number,
 ): SocietyReport {
+  return societyReadout(incoming, wallets, nowMs).report;
+}
+
+/** The report and, for paging, the time of each of its transfers (newest first, as listed). */
+export function societyReadout(
+  incoming: readonly LedgerTransfer[],
+  wallets: { society: string; reserve: string },
+  nowMs: number,
+): { report: SocietyReport; times: number[] } {
   const shares: Share[] = incoming
     .filter((t) => t.fromId === wallets.reserve && t.toId === wallets.society)
     .map((transfer) => ({ transfer, parsed: parseShareComment(transfer.comment) }))
@@ -129,7 +138,7 @@ export function societyReport(
   members.sort((a, b) => b.total_g1 - a.total_g1 || a.email.localeCompare(b.email));
 
   const cents = shares.reduce((sum, s) => sum + s.transfer.amountCents, 0);
-  return {
+  const report: SocietyReport = {
     g1pub: wallets.society,
     total_outgoing_g1: centsToG1(cents),
     total_outgoing_zen: transferZen(cents),
@@ -146,4 +155,5 @@ export function societyReport(
     })),
     timestamp: localTimestamp(nowMs),
   };
+  return { report, times: shares.map((s) => s.transfer.timestampMs) };
 }

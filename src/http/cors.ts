@@ -44,8 +44,8 @@ export function isNostrClientPath(url: string): boolean {
 }
 
 /** Headers a cross-site page may send: NIP-98 and bodies (form, JSON, multipart). */
-const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'Accept-Language'];
-const EXPOSED_HEADERS = ['Retry-After', 'WWW-Authenticate', 'Content-Disposition', 'X-Reason'];
+const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'Accept-Language', 'If-None-Match'];
+const EXPOSED_HEADERS = ['Retry-After', 'WWW-Authenticate', 'Content-Disposition', 'X-Reason', 'ETag'];
 const PREFLIGHT_CACHE_SECONDS = 600;
 
 function pathOf(url: string): string {
