@@ -1,3 +1,5 @@
+import { CID } from 'multiformats/cid';
+import { sha256 } from 'multiformats/hashes/sha2';
 import { AppError } from '../http/errors.js';
 import { DRIVE_CATEGORIES, type DriveCategory } from './categories.js';
 import { loadExplorer } from './explorer.js';
@@ -5,6 +7,7 @@ import type { DriveLinks } from './links.js';
 import { EXPLORER_NAME, PUBLISHED_MANIFEST_NAME } from './listing-schema.js';
 import { publishedManifestBytes, type PublishedSource } from './published.js';
 import { DirectoryTooLargeError, encodeDirectory, type EncodedDirectory } from './store/dag.js';
+import { encodeShardedDirectory } from './store/hamt.js';
 import type { AddResult, ContentStore } from './store/types.js';
 
 export type BlockWriter = Pick<ContentStore, 'putBlock'>;
@@ -29,12 +32,36 @@ export interface DriveRootChange {
 }
 
 /** Stores a node and checks the store agrees on its CID (a store with other defaults would break links). */
-async function put(store: BlockWriter, node: EncodedDirectory): Promise<void> {
+async function put(store: BlockWriter, node: Pick<EncodedDirectory, 'cid' | 'bytes'>): Promise<void> {
   const cid = await store.putBlock(node.bytes);
   if (cid !== node.cid)
     throw new AppError(500, 'CID_MISMATCH', 'The content store computed another CID for a drive folder.');
 }
 
+/**
+ * A category folder, stored: a plain directory, or past Kubo's sharding threshold (see store/dag.ts) the
+ * HAMT shard `ipfs add -r` makes of it instead, each of its nodes checked like a plain folder.
+ */
+export async function storeFolder(
+  store: BlockWriter,
+  links: Parameters<typeof encodeDirectory>[0],
+): Promise<{ cid: string; dagSize: number }> {
+  let folder: EncodedDirectory;
+  try {
+    folder = await encodeDirectory(links);
+  } catch (error) {
+    if (!(error instanceof DirectoryTooLargeError)) throw error;
+    return encodeShardedDirectory(links, async (bytes) => {
+      const cid = CID.createV0(await sha256.digest(bytes)).toString();
+      await put(store, { cid, bytes });
+      return cid;
+    });
+  }
+  await put(store, folder);
+  return folder;
+}
+
+/** The root and wrappers: a handful of links, never past the sharding threshold. */
 async function encode(links: Parameters<typeof encodeDirectory>[0]): Promise<EncodedDirectory> {
   try {
     return await encodeDirectory(links);
@@ -96,8 +123,7 @@ export async function buildDriveRoot(
     const links = drive.files
       .filter((f) => f.category === category)
       .map((f) => ({ name: f.name, cid: f.cid, dagSize: f.dag_size }));
-    const folder = await encode(links);
-    await put(store, folder);
+    const folder = await storeFolder(store, links);
     folders[category] = folder.cid;
     folderDagSizes[category] = folder.dagSize;
   }

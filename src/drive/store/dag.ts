@@ -18,11 +18,26 @@ export interface EncodedDirectory {
 }
 
 /**
- * Kubo turns a directory into a HAMT shard once the names and CIDs of its links reach 256 KiB. The drive
- * only builds plain directories, so it must stay below that to keep Kubo's CIDs.
+ * `ipfs add -r` writes a folder as a HAMT shard (see hamt.ts) once its estimated size is above 256 KiB.
+ * The estimate is the sum over its links of the name's UTF-8 bytes plus the CID's bytes (34 for a CIDv0);
+ * the Data field, Tsizes and protobuf framing are not counted. This is the `links-bytes` strategy that the
+ * `unixfs-v0-2015` profile (Kubo's legacy CIDv0 defaults) selects in
+ * node_modules/ipfs-unixfs-importer/dist/src/index.js, computed by `estimateNodeSize` in dir-flat.js and
+ * compared in flat-to-shard.js as `estimate > shardSplitThresholdBytes` (262,144 in constants.js): a
+ * folder exactly at 256 KiB stays plain (older Kubo releases, through go-unixfs, compared with `>=`: only
+ * that exact size differs). test/drive/drive-fixture.ts (`addRecursiveCid`) is that importer.
+ * Only category folders can get that large: the drive root (4 folders, 2 files) and wrappers never do.
  */
 export const SHARDING_THRESHOLD_BYTES = 256 * 1024;
 
+/** `ipfs add -r`'s size estimate of a plain directory with these links (UTF-8 names plus CID bytes). */
+function shardingEstimate(links: readonly { Name: string; Hash: CID }[]): number {
+  let bytes = 0;
+  for (const link of links) bytes += Buffer.byteLength(link.Name, 'utf8') + link.Hash.bytes.length;
+  return bytes;
+}
+
+/** Thrown by `encodeDirectory` for a folder that `ipfs add -r` would shard: use `encodeShardedDirectory`. */
 export class DirectoryTooLargeError extends Error {
   readonly code = 'DIRECTORY_TOO_LARGE';
   constructor() {
@@ -34,9 +49,7 @@ export class DirectoryTooLargeError extends Error {
 export async function encodeDirectory(links: readonly DirectoryLink[]): Promise<EncodedDirectory> {
   // Each CID is parsed once: decoding base58 is most of the cost of a large folder.
   const pbLinks = links.map((link) => ({ Name: link.name, Hash: CID.parse(link.cid), Tsize: link.dagSize }));
-  let linkBytes = 0;
-  for (const link of pbLinks) linkBytes += Buffer.byteLength(link.Name, 'utf8') + link.Hash.bytes.length;
-  if (linkBytes >= SHARDING_THRESHOLD_BYTES) throw new DirectoryTooLargeError();
+  if (shardingEstimate(pbLinks) > SHARDING_THRESHOLD_BYTES) throw new DirectoryTooLargeError();
   const node = dagPb.prepare({ Data: new UnixFS({ type: 'directory' }).marshal(), Links: pbLinks });
   const bytes = dagPb.encode(node);
   const cid = CID.createV0(await sha256.digest(bytes));

@@ -10,7 +10,9 @@ function escapeHtml(text: string): string {
 /** A plain HTML index of a directory, links percent-encoded and names escaped. */
 export function directoryListing(path: string, entries: DirEntry[]): string {
   const base = `/ipfs/${path.split('/').map(encodeURIComponent).join('/')}`;
-  const rows = entries
+  // A sharded (HAMT) folder lists in hash order: people read names alphabetically.
+  const rows = [...entries]
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map((entry) => {
       const href = `${base}/${encodeURIComponent(entry.name)}`;
       const size = entry.type === 'directory' ? '-' : String(entry.size);
