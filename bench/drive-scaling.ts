@@ -1,0 +1,76 @@
+/**
+ * What one upload costs as a drive fills: 64 KiB uploads of one user, one after another, measured when the
+ * drive holds 0, 2,000 and 10,000 files (spread over the four categories). Prints, per size, the mean CPU
+ * time of the process per upload and the wall time p50 / p99. Run: `node --import tsx bench/drive-scaling.ts`
+ * (`SCALING_SIZES=0,2000` to choose). The drive service runs in this process on the embedded store.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { DriveService } from '../src/drive/service.js';
+import { EmbeddedStore } from '../src/drive/store/embedded.js';
+import type { UserRecord } from '../src/identity/user-files.js';
+
+const SIZES = (process.env.SCALING_SIZES ?? '0,2000,10000').split(',').map(Number);
+const MEASURED = Number(process.env.SCALING_UPLOADS ?? 40);
+const EXTENSIONS = ['jpg', 'mp3', 'mp4', 'pdf'];
+
+async function* bytes(size: number): AsyncGenerator<Uint8Array> {
+  yield randomBytes(size);
+}
+
+const root = await mkdtemp(join(tmpdir(), 'drive-scaling-'));
+const store = await EmbeddedStore.open(join(root, 'ipfs'));
+const drive = new DriveService({
+  store,
+  users: { dirFor: (email: string) => join(root, 'nostr', email) },
+  clock: { now: () => Date.now() },
+  links: () => ({ api: 'http://127.0.0.1:54321', gateway: 'http://127.0.0.1:8080' }),
+  logger: pino({ level: 'silent' }),
+  quotaBytes: 100 * 1024 * 1024 * 1024,
+  stagingDir: join(root, '.drive-staging'),
+});
+const user: UserRecord = {
+  email: 'bench@example.org',
+  hex: '1'.repeat(64),
+  npub: '',
+  g1pub: null,
+  gps: null,
+};
+
+let files = 0;
+const add = (size: number) =>
+  drive.addStream(user, `file-${String(files++).padStart(6, '0')}.${EXTENSIONS[files % 4]}`, bytes(size), {
+    kind: 'cli',
+  });
+
+try {
+  for (const target of SIZES) {
+    // Filled 50 at a time (group commits), with small files: only the count matters here.
+    while (files < target)
+      await Promise.all(Array.from({ length: Math.min(50, target - files) }, () => add(16)));
+    const walls: number[] = [];
+    const cpuBefore = process.cpuUsage();
+    for (let i = 0; i < MEASURED; i++) {
+      const start = performance.now();
+      await add(64 * 1024);
+      walls.push(performance.now() - start);
+    }
+    const cpu = process.cpuUsage(cpuBefore);
+    walls.sort((a, b) => a - b);
+    console.log(
+      JSON.stringify({
+        files_before: target,
+        uploads: MEASURED,
+        cpu_ms_per_upload: Math.round(((cpu.user + cpu.system) / 1000 / MEASURED) * 10) / 10,
+        wall_p50_ms: Math.round(walls[Math.floor(MEASURED / 2)]!),
+        wall_p99_ms: Math.round(walls[Math.min(MEASURED - 1, Math.floor(MEASURED * 0.99))]!),
+      }),
+    );
+  }
+} finally {
+  await store.close();
+  await rm(root, { recursive: true, force: true });
+}
