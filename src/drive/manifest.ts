@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { LRUCache } from 'lru-cache';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { AppError } from '../http/errors.js';
 import type { DriveCategory } from './categories.js';
@@ -74,11 +75,41 @@ function isManifest(value: unknown): value is Manifest {
   );
 }
 
+/**
+ * Parsed manifests of the drives in use, keyed by what changes with every write: the atomic rename gives the
+ * file a new inode, so a manifest another process (a PM2 worker, the CLI) wrote is never mistaken for ours.
+ * Entries are never modified in place, so copies share them.
+ */
+const parsed = new LRUCache<string, { version: string; manifest: Manifest }>({ max: 256 });
+
+async function versionOf(path: string): Promise<string> {
+  const info = await stat(path, { bigint: true });
+  return `${info.ino}:${info.mtimeNs}:${info.size}`;
+}
+
+function copyOf(manifest: Manifest): Manifest {
+  return {
+    ...manifest,
+    folders: { ...manifest.folders },
+    folder_dag_sizes: { ...manifest.folder_dag_sizes },
+    files: [...manifest.files],
+  };
+}
+
 export async function readManifest(
   path: string,
   owner: { email: string; hex: string },
   at: string,
 ): Promise<Manifest> {
+  let version: string;
+  try {
+    version = await versionOf(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyManifest(owner, at);
+    throw error;
+  }
+  const cached = parsed.get(path);
+  if (cached?.version === version) return copyOf(cached.manifest);
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -86,16 +117,19 @@ export async function readManifest(
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyManifest(owner, at);
     throw error;
   }
-  let parsed: unknown;
+  let value: unknown;
   try {
-    parsed = JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
-    parsed = null;
+    value = null;
   }
   // Written atomically, so a broken manifest was edited by hand: refuse rather than lose the list.
-  if (!isManifest(parsed))
+  if (!isManifest(value))
     throw new AppError(500, 'MANIFEST_UNREADABLE', 'The drive manifest is not readable.');
-  return { ...emptyManifest(owner, at), ...parsed };
+  const manifest = { ...emptyManifest(owner, at), ...value };
+  // The version read before the text: if the file changed in between, the next read parses it again.
+  parsed.set(path, { version, manifest: copyOf(manifest) });
+  return manifest;
 }
 
 /** Sorted by path, totals recomputed, written with temp file + rename. */
@@ -104,6 +138,7 @@ export async function writeManifest(path: string, manifest: Manifest): Promise<v
   manifest.total_files = manifest.files.length;
   manifest.total_size = usedBytes(manifest);
   await writeFileAtomic(path, `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o644 });
+  parsed.set(path, { version: await versionOf(path), manifest: copyOf(manifest) });
 }
 
 export function usedBytes(manifest: Manifest): number {

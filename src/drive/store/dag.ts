@@ -1,5 +1,6 @@
 import * as dagPb from '@ipld/dag-pb';
 import { UnixFS } from 'ipfs-unixfs';
+import { LRUCache } from 'lru-cache';
 import { CID } from 'multiformats/cid';
 import { sha256 } from 'multiformats/hashes/sha2';
 
@@ -45,10 +46,19 @@ export class DirectoryTooLargeError extends Error {
   }
 }
 
+/** Folders are re-encoded at every change of one of their files: their CIDs are decoded once, not each time. */
+const cids = new LRUCache<string, CID>({ max: 50_000 });
+
+export function parsedCid(text: string): CID {
+  let cid = cids.get(text);
+  if (!cid) cids.set(text, (cid = CID.parse(text)));
+  return cid;
+}
+
 /** A UnixFS directory node exactly as `ipfs add -r` writes it (links sorted by name, CIDv0). */
 export async function encodeDirectory(links: readonly DirectoryLink[]): Promise<EncodedDirectory> {
   // Each CID is parsed once: decoding base58 is most of the cost of a large folder.
-  const pbLinks = links.map((link) => ({ Name: link.name, Hash: CID.parse(link.cid), Tsize: link.dagSize }));
+  const pbLinks = links.map((link) => ({ Name: link.name, Hash: parsedCid(link.cid), Tsize: link.dagSize }));
   if (shardingEstimate(pbLinks) > SHARDING_THRESHOLD_BYTES) throw new DirectoryTooLargeError();
   const node = dagPb.prepare({ Data: new UnixFS({ type: 'directory' }).marshal(), Links: pbLinks });
   const bytes = dagPb.encode(node);

@@ -3,7 +3,7 @@ import { murmur3128 } from '@multiformats/murmur3';
 import { Bucket, createHAMT } from 'hamt-sharding';
 import { UnixFS } from 'ipfs-unixfs';
 import { CID } from 'multiformats/cid';
-import type { DirectoryLink } from './dag.js';
+import { parsedCid, type DirectoryLink } from './dag.js';
 
 /**
  * HAMT-sharded UnixFS directories, as Kubo (go-unixfs / boxo `io.HAMTDirectory`) and ipfs-unixfs-importer
@@ -55,7 +55,7 @@ export async function encodeShardedDirectory(
   put: PutNode,
 ): Promise<ShardedDirectory> {
   const root = createHAMT<Target>({ hashFn: hamtHash, bits: FANOUT_BITS });
-  for (const link of links) await root.put(link.name, { cid: CID.parse(link.cid), dagSize: link.dagSize });
+  for (const link of links) await root.put(link.name, { cid: parsedCid(link.cid), dagSize: link.dagSize });
   return encodeBucket(root, put);
 }
 
