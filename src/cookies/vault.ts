@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { lstat, readdir, unlink, type FileHandle } from 'node:fs/promises';
+import { chmod, lstat, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { LRUCache } from 'lru-cache';
 import { localTimestamp, type Clock } from '../clock.js';
 import { writeStreamAtomic } from '../fs/atomic.js';
@@ -46,20 +46,35 @@ export function parseDomainParam(param: string): string | null {
  * and are copied into a fresh mode-600 file renamed over the old one: never wider permissions, never a half
  * file, whatever the staging area's own permissions or file system.
  */
+/** Moves `source` over `target` with mode 600; false when they are on different file systems. */
+async function renameInto(source: string, target: string): Promise<boolean> {
+  await chmod(source, 0o600);
+  try {
+    await rename(source, target);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EXDEV') return false;
+    throw error;
+  }
+}
+
 export class CookieVault {
   /** Earliest expiry per file version, so listing does not re-read unchanged files. */
   private readonly expiries = new LRUCache<string, { value: number | null }>({ max: 2_000 });
 
   constructor(private readonly deps: CookieVaultDeps) {}
 
-  /** Takes a cookie file from `sourcePath` (left in place for the caller to delete). 400 when it is not one. */
+  /** Takes a cookie file from `sourcePath` (moved, or copied and left for the caller to delete). 400 when it is not one. */
   async accept(owner: Owner, sourcePath: string): Promise<CookieUploadResponse> {
     const scan = await scanCookieFile(sourcePath);
     const domain = this.singleDomain(scan);
     const userDir = this.deps.users.dirFor(owner.email);
     const fileName = cookieFileName(domain);
-    // Mode 600 from creation (never wider, not even briefly), then renamed over the previous file.
-    await writeStreamAtomic(within(userDir, fileName), createReadStream(sourcePath), { mode: 0o600 });
+    const target = within(userDir, fileName);
+    // A staged upload (mode 600 from creation, already flushed) is renamed into place: no second copy, no
+    // second fsync. From another file system it is copied into a fresh mode-600 file renamed over the old one.
+    if (!(await renameInto(sourcePath, target)))
+      await writeStreamAtomic(target, createReadStream(sourcePath), { mode: 0o600 });
     const count = `${scan.cookies} cookie${scan.cookies === 1 ? '' : 's'}`;
     return {
       success: true,
