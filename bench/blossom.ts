@@ -178,6 +178,7 @@ async function runUploads(baseUrl: string, scenario: UploadScenario) {
     connections,
     created: statuses.get(201) ?? 0,
     deduplicated: statuses.get(200) ?? 0,
+    ...(result.non2xx > 0 && { statuses: Object.fromEntries(statuses) }),
   };
 }
 

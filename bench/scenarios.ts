@@ -121,4 +121,18 @@ export const SCENARIOS: Scenario[] = [
       return [{ method: 'POST', path: '/api/upload', headers: { 'content-type': contentType }, body }];
     },
   },
+  {
+    // Cookie intake: a 4 KB Netscape file replacing the user's youtube.com cookies each time.
+    name: 'cookie-4KB',
+    prepare: async (baseUrl) => {
+      const user = await authenticatedUser(baseUrl, `bench-cookie-${Date.now()}@example.org`);
+      const line = (i: number) => `.youtube.com\tTRUE\t/\tTRUE\t2000000000\tcookie${i}\t${'v'.repeat(60)}\n`;
+      const text = `# Netscape HTTP Cookie File\n${Array.from({ length: 48 }, (_, i) => line(i)).join('')}`;
+      const { body, contentType } = multipart(
+        { npub: user.npub },
+        { name: 'cookies.txt', bytes: Buffer.from(text) },
+      );
+      return [{ method: 'POST', path: '/api/fileupload', headers: { 'content-type': contentType }, body }];
+    },
+  },
 ];

@@ -9,6 +9,7 @@ import { sha256 } from 'multiformats/hashes/sha2';
 import { AppError } from '../../http/errors.js';
 import { parseIpfsPath } from './ipfs-path.js';
 import { leanLeaves } from './lean-leaves.js';
+import { OnceBlocks } from './once-blocks.js';
 import { PinSet } from './pin-set.js';
 import {
   ContentNotFoundError,
@@ -59,12 +60,15 @@ function isFileLike(entry: UnixFSEntry): boolean {
  */
 export class EmbeddedStore implements ContentStore {
   readonly kind = 'embedded' as const;
+  private readonly once: OnceBlocks;
 
   private constructor(
     private readonly blocks: FsBlockstore,
     private readonly pinSet: PinSet,
     private readonly root: string,
-  ) {}
+  ) {
+    this.once = new OnceBlocks(blocks);
+  }
 
   /** `root` is the store's own directory, e.g. `DATA_ROOT/ipfs`. */
   static async open(root: string): Promise<EmbeddedStore> {
@@ -75,7 +79,7 @@ export class EmbeddedStore implements ContentStore {
   }
 
   async add(content: AsyncIterable<Uint8Array>, options: AddOptions = {}): Promise<AddResult> {
-    const result = await importFile({ content }, this.blocks, KUBO_DEFAULTS).catch((error: unknown) => {
+    const result = await importFile({ content }, this.once, KUBO_DEFAULTS).catch((error: unknown) => {
       throw translate(error, 'new file');
     });
     const cid = result.cid.toString();
@@ -132,7 +136,7 @@ export class EmbeddedStore implements ContentStore {
       throw new InvalidContentPathError('The block is not a dag-pb node.');
     }
     const cid = CID.createV0(await sha256.digest(bytes));
-    await this.blocks.put(cid, bytes);
+    await this.once.put(cid, bytes);
     return cid.toString();
   }
 
