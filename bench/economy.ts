@@ -6,16 +6,12 @@
  * scenario with /health throughput measured just before it. Knobs: BENCH_DURATION (s, default 10),
  * BENCH_CONNECTIONS (default 50).
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon, { type Client } from 'autocannon';
-import { pino } from 'pino';
-import { loadConfig } from '../src/config/config.js';
-import { startStation } from '../src/station.js';
 import { manyTransfers } from '../test/economy/many-transfers.js';
-import { FakeSquid } from '../test/economy/squid-server.js';
+import { startBenchStation } from './station.js';
 
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -92,19 +88,8 @@ async function run(baseUrl: string, scenario: Scenario, setupFile: string) {
   };
 }
 
-const home = await mkdtemp(join(tmpdir(), 'economy-bench-'));
-const squid = await FakeSquid.start(manyTransfers(TRANSFERS));
-const config = await loadConfig({
-  HOME: home,
-  HOST: '127.0.0.1',
-  PORT: '0',
-  RELAY_URL: 'ws://127.0.0.1:0',
-  EMBEDDED_RELAY: 'on',
-  IPFS_GATEWAY: 'http://127.0.0.1:0',
-  RATE_LIMIT_MAX: '1000000',
-  SQUID_URL: squid.url,
-});
-const station = await startStation(config, pino({ level: 'warn' }));
+const station = await startBenchStation({ fixture: manyTransfers(TRANSFERS) });
+const { home } = station;
 try {
   for (const path of ['/check_revenue', '/check_society']) {
     const first = await fetchRaw(station.url + path, COMPRESSED);
@@ -119,6 +104,4 @@ try {
   }
 } finally {
   await station.close();
-  await squid.close();
-  await rm(home, { recursive: true, force: true, maxRetries: 10 });
 }

@@ -4,13 +4,15 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { loadConfig } from '../src/config/config.js';
 import { startStation } from '../src/station.js';
-import { FakeSquid } from '../test/economy/squid-server.js';
+import { FakeSquid, type SquidFixture } from '../test/economy/squid-server.js';
 
 /** A whole station on loopback and temp directories, rate limiting lifted so the figures measure the service. */
-export async function startBenchStation(): Promise<{ url: string; close: () => Promise<void> }> {
+export async function startBenchStation(
+  options: { fixture?: SquidFixture } = {},
+): Promise<{ url: string; home: string; close: () => Promise<void> }> {
   const home = await mkdtemp(join(tmpdir(), 'station-bench-'));
   // The Ğ1 indexer is not reachable here: the test suite's local squid answers with its fixture.
-  const squid = await FakeSquid.start();
+  const squid = await FakeSquid.start(options.fixture);
   const config = await loadConfig({
     HOME: home,
     HOST: '127.0.0.1',
@@ -30,6 +32,7 @@ export async function startBenchStation(): Promise<{ url: string; close: () => P
   const station = await startStation(config, pino({ level: 'warn' }));
   return {
     url: station.url,
+    home,
     close: async () => {
       await station.close();
       await squid.close();
