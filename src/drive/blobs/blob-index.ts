@@ -18,10 +18,9 @@ const LAST = '\uffff';
 export class BlobIndex {
   constructor(private readonly db: Pick<StationDb, 'blobs' | 'blobsByOwner' | 'blobHolders'>) {}
 
-  /** The blob's content, if some user still holds it. */
+  /** The blob's content, if some user still holds it: `forget` removes it with its last holder. */
   find(sha256: string): BlobFacts | undefined {
-    const facts = this.db.blobs.get(sha256);
-    return facts && this.holders(sha256).length > 0 ? facts : undefined;
+    return this.db.blobs.get(sha256);
   }
 
   heldBy(pubkey: string, sha256: string): OwnedBlob | undefined {
@@ -30,9 +29,10 @@ export class BlobIndex {
     return held && facts ? { sha256, ...facts, ...held } : undefined;
   }
 
-  holders(sha256: string): string[] {
-    const range = this.db.blobHolders.getRange({ start: [sha256, ''], end: [sha256, LAST] });
-    return [...range].map(({ key }) => key[1]);
+  /** Whether any drive holds the blob: one key read, whatever the number of holders. */
+  private isHeld(sha256: string): boolean {
+    const range = this.db.blobHolders.getRange({ start: [sha256, ''], end: [sha256, LAST], limit: 1 });
+    return [...range].length > 0;
   }
 
   /** A user's blobs, newest first (the order BUD-12 and NIP-96 list them in). */
@@ -59,8 +59,7 @@ export class BlobIndex {
     return this.db.blobs.transaction(() => {
       void this.db.blobsByOwner.remove([pubkey, sha256]);
       void this.db.blobHolders.remove([sha256, pubkey]);
-      const others = this.db.blobHolders.getRange({ start: [sha256, ''], end: [sha256, LAST], limit: 1 });
-      if ([...others].length === 0) void this.db.blobs.remove(sha256);
+      if (!this.isHeld(sha256)) void this.db.blobs.remove(sha256);
     });
   }
 }

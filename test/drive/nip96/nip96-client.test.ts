@@ -15,10 +15,12 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 
 /** NIP-98 the way NIP-96 clients sign an upload: the `payload` tag is the file's hash, not the body's. */
 function fileAuth(key: TestKey, url: string, file: Buffer): string {
+  // A nonce: two uploads of one file in the same second would otherwise sign the very same event (a replay).
   const tags = [
     ['u', url],
     ['method', 'POST'],
     ['payload', sha256(file)],
+    ['nonce', randomBytes(8).toString('hex')],
   ];
   return authorizationHeader(signEvent(key, { kind: 27235, tags }));
 }
