@@ -12,6 +12,7 @@ import autocannon, { type Client } from 'autocannon';
 import { nip19, type EventTemplate } from 'nostr-tools';
 import { initNostrWasm } from 'nostr-wasm';
 import { register } from './scenarios.js';
+import { profiled } from './profile.js';
 import { startBenchStation } from './station.js';
 
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 10);
@@ -130,43 +131,45 @@ async function runUploads(baseUrl: string, scenario: UploadScenario) {
 
   let nextClient = 0;
   const statuses = new Map<number, number>();
-  const result = await autocannon({
-    url: baseUrl,
-    connections,
-    // `amount` ignores the duration; `maxConnectionRequests` ends a connection once its tokens are spent.
-    ...(scenario.untilSpent
-      ? { amount: perConnection * connections }
-      : { duration: DURATION_SECONDS, maxConnectionRequests: perConnection }),
-    timeout: 120,
-    // Replaced per connection below; never sent.
-    requests: [{ method: 'PUT', path: '/upload' }],
-    setupClient: (client: Client) => {
-      const connection = nextClient++ % queues.length;
-      const queue = queues[connection]!;
-      client.on('response', (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1));
-      client.setRequests([
-        {
-          method: 'PUT',
-          path: '/upload',
-          setupRequest: (request) => {
-            // Never past the end: each connection stops after `perConnection` requests.
-            const next = queue[used[connection]!++]!;
-            // autocannon copies the body into its request buffer right away: one buffer serves every upload.
-            body.writeBigUInt64BE(BigInt(next.number), size - TAIL);
-            return {
-              ...request,
-              headers: {
-                ...request.headers,
-                authorization: next.authorization,
-                'content-type': 'application/octet-stream',
-              },
-              body,
-            };
+  const result = await profiled(scenario.name, () =>
+    autocannon({
+      url: baseUrl,
+      connections,
+      // `amount` ignores the duration; `maxConnectionRequests` ends a connection once its tokens are spent.
+      ...(scenario.untilSpent
+        ? { amount: perConnection * connections }
+        : { duration: DURATION_SECONDS, maxConnectionRequests: perConnection }),
+      timeout: 120,
+      // Replaced per connection below; never sent.
+      requests: [{ method: 'PUT', path: '/upload' }],
+      setupClient: (client: Client) => {
+        const connection = nextClient++ % queues.length;
+        const queue = queues[connection]!;
+        client.on('response', (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1));
+        client.setRequests([
+          {
+            method: 'PUT',
+            path: '/upload',
+            setupRequest: (request) => {
+              // Never past the end: each connection stops after `perConnection` requests.
+              const next = queue[used[connection]!++]!;
+              // autocannon copies the body into its request buffer right away: one buffer serves every upload.
+              body.writeBigUInt64BE(BigInt(next.number), size - TAIL);
+              return {
+                ...request,
+                headers: {
+                  ...request.headers,
+                  authorization: next.authorization,
+                  'content-type': 'application/octet-stream',
+                },
+                body,
+              };
+            },
           },
-        },
-      ]);
-    },
-  });
+        ]);
+      },
+    }),
+  );
   const stored = (statuses.get(201) ?? 0) + (statuses.get(200) ?? 0);
   return {
     rps: Math.round(result.requests.average),

@@ -85,6 +85,8 @@ export interface Config {
   };
   /** Backpressure: limits past which requests are answered 503 at once (0 = no limit). */
   overload: { maxEventLoopDelayMs: number; maxRssBytes: number };
+  /** DISK_MIN_FREE_MB: `/health` is degraded under this much free space on DATA_ROOT's file system. */
+  diskMinFreeBytes: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
@@ -193,6 +195,7 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
       maxEventLoopDelayMs: integer(env, 'OVERLOAD_MAX_EVENT_LOOP_DELAY', 1000, 0, 600_000),
       maxRssBytes: integer(env, 'OVERLOAD_MAX_RSS_MB', 0, 0, 1_000_000) * 1024 * 1024,
     },
+    diskMinFreeBytes: integer(env, 'DISK_MIN_FREE_MB', 256, 0, 100_000_000) * 1024 * 1024,
     logLevel: oneOf(
       env,
       'LOG_LEVEL',

@@ -47,7 +47,7 @@ function toBody(error: FastifyError | AppError | Error): { status: number; body:
   // station cannot keep it now. Nothing was half-written (temp file then rename everywhere).
   if (isDiskFull(error)) {
     const detail = 'The station’s disk is full; nothing was written. Try again later or ask its operator.';
-    return { status: 507, body: { detail, code: 'DISK_FULL' } };
+    return { status: 507, body: { detail, code: 'INSUFFICIENT_STORAGE' } };
   }
   const mapped = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
   if (mapped) return { status: mapped.status, body: { detail: fastifyError.message, code: mapped.code } };

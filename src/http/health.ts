@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { localTimestamp, unixSeconds } from '../clock.js';
+import { DiskSpaceMonitor } from '../fs/disk-space.js';
+import type { StoreHealth } from '../drive/store/types.js';
 import { verificationStats, verifierBackend } from '../nostr/verify.js';
 
 const RelayState = Type.Object({
@@ -25,6 +27,13 @@ const Health = Type.Object({
     Type.Null(),
   ]),
   content_store: Type.String(),
+  disk: Type.Object(
+    {
+      free_mb: Type.Integer({ description: 'free space of the file system holding DATA_ROOT' }),
+      low: Type.Boolean({ description: 'under DISK_MIN_FREE_MB: uploads may soon fail with 507' }),
+    },
+    { description: 'Read at most every 2 s' },
+  ),
   nostr_verification: Type.Object(
     { backend: Type.String(), checks: Type.Integer(), cache_hits: Type.Integer() },
     {
@@ -36,19 +45,34 @@ const Health = Type.Object({
   timestamp: Type.String(),
 });
 
+/** The content store's own probe, asked at most once a second however often `/health` is called. */
+function cachedStoreHealth(probe: () => Promise<StoreHealth>, now: () => number): () => Promise<StoreHealth> {
+  let last: { at: number; answer: Promise<StoreHealth> } | null = null;
+  return () => {
+    if (last && now() - last.at < 1_000) return last.answer;
+    const answer = probe();
+    last = { at: now(), answer };
+    return answer;
+  };
+}
+
 /**
  * Degraded only for what the station cannot work without: its own relay link, the embedded relay's store
- * (when it runs here) and the content store. An optional extra relay being down shows in `relays` only.
+ * (when it runs here), the content store and free disk space. An optional extra relay being down shows in
+ * `relays` only.
  */
 export async function healthRoutes(app: FastifyInstance): Promise<void> {
+  const now = () => app.clock.now();
+  const disk = new DiskSpaceMonitor(app.config.dataRoot, app.config.diskMinFreeBytes, now);
+  const storeHealth = cachedStoreHealth(() => app.contentStore.health(), now);
   app.get(
     '/health',
     { schema: { summary: 'Liveness and dependency status', tags: ['station'], response: { 200: Health } } },
     async () => {
-      const store = await app.contentStore.health();
+      const [store, space] = await Promise.all([storeHealth(), disk.read()]);
       const relayStore = app.relayStore?.() ?? null;
-      const now = unixSeconds(app.clock);
-      const healthy = app.relay.connected && store.ok && (relayStore?.ok ?? true);
+      const seconds = unixSeconds(app.clock);
+      const healthy = app.relay.connected && store.ok && (relayStore?.ok ?? true) && !space.low;
       return {
         status: healthy ? ('ok' as const) : ('degraded' as const),
         relay: app.relay.connected ? 'connected' : 'disconnected',
@@ -57,11 +81,13 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
           role: relay.role,
           status: relay.status,
           subscription: relay.subscription,
-          last_event_age_seconds: relay.lastEventAt === null ? null : Math.max(0, now - relay.lastEventAt),
+          last_event_age_seconds:
+            relay.lastEventAt === null ? null : Math.max(0, seconds - relay.lastEventAt),
           reconnects: relay.reconnects,
         })),
         relay_store: relayStore,
         content_store: store.ok ? store.detail : 'unavailable',
+        disk: { free_mb: Math.floor(space.freeBytes / 1024 / 1024), low: space.low },
         nostr_verification: {
           backend: verifierBackend,
           checks: verificationStats.checks,

@@ -48,6 +48,14 @@ export async function loadStationKey(dataRoot: string): Promise<StationKey> {
 
 /** A `.secret.nostr` file (the station's or a user's): its key, or null when there is no such file. */
 export async function readSecretKeyFile(path: string): Promise<StationKey | null> {
+  const secretKey = await readSecretKeyBytes(path);
+  if (!secretKey) return null;
+  const hex = getPublicKey(secretKey);
+  return { secretKey, hex, npub: nip19.npubEncode(hex) };
+}
+
+/** The secret key of a `.secret.nostr` file alone, without deriving its public key (signing derives it). */
+export async function readSecretKeyBytes(path: string): Promise<Uint8Array | null> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -59,6 +67,5 @@ export async function readSecretKeyFile(path: string): Promise<StationKey | null
   const hexSecret = /^[0-9a-f]{64}$/.test(text.trim()) ? text.trim() : null;
   const secretKey = nsec ? (nip19.decode(nsec).data as Uint8Array) : hexSecret ? hexToBytes(hexSecret) : null;
   if (!secretKey) throw new Error(`the key file ${path} holds no nsec`);
-  const hex = getPublicKey(secretKey);
-  return { secretKey, hex, npub: nip19.npubEncode(hex) };
+  return secretKey;
 }

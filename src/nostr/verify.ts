@@ -1,16 +1,11 @@
 import { LRUCache } from 'lru-cache';
 import { getEventHash, verifyEvent as verifyWithJs, type NostrEvent } from 'nostr-tools/pure';
 import { setNostrWasm, verifyEvent as verifyWithWasm } from 'nostr-tools/wasm';
-import { initNostrWasm } from 'nostr-wasm/gzipped';
+import { nostrWasm } from './wasm.js';
 
 /** Which Schnorr implementation checks signatures: nostr-wasm (about 5× faster here) unless it failed to load. */
-export let verifierBackend: 'wasm' | 'js' = 'js';
-try {
-  setNostrWasm(await initNostrWasm());
-  verifierBackend = 'wasm';
-} catch {
-  // The pure-JS code of nostr-tools checks the same signatures, only slower.
-}
+export const verifierBackend: 'wasm' | 'js' = nostrWasm ? 'wasm' : 'js';
+if (nostrWasm) setNostrWasm(nostrWasm);
 
 /** Counters, so tests and /health can show that stored events are not verified again. */
 export const verificationStats = { checks: 0, cacheHits: 0, failures: 0 };

@@ -54,12 +54,15 @@ describe('a full disk', () => {
     await cleanup();
   });
 
-  it('answers 507 DISK_FULL to drive and Blossom uploads, leaves nothing behind, and recovers', async () => {
+  it('answers 507 INSUFFICIENT_STORAGE to drive and Blossom uploads, leaves nothing behind, and recovers', async () => {
     const user = (await t.deps.users.findByEmail('full@example.org'))!;
     store.full = true;
     const form = await upload(t, key, 'photo.jpg', randomBytes(2000));
     expect(form.statusCode).toBe(507);
-    expect(form.json()).toEqual({ detail: expect.stringContaining('disk is full'), code: 'DISK_FULL' });
+    expect(form.json()).toEqual({
+      detail: expect.stringContaining('disk is full'),
+      code: 'INSUFFICIENT_STORAGE',
+    });
 
     const bytes = randomBytes(3000);
     const sha256 = createHash('sha256').update(bytes).digest('hex');

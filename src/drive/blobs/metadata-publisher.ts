@@ -1,10 +1,10 @@
 import { join } from 'node:path';
-import { finalizeEvent } from 'nostr-tools';
 import type { Logger } from 'pino';
 import { unixSeconds, type Clock } from '../../clock.js';
 import type { UserRecord } from '../../identity/user-files.js';
-import { readSecretKeyFile } from '../../identity/station-key.js';
+import { readSecretKeyBytes } from '../../identity/station-key.js';
 import { fileMetadataEvent, type FileMetadata } from '../../nostr/nip94.js';
+import { signEvent } from '../../nostr/sign.js';
 import type { RelayLink } from '../../relay/link.js';
 
 export interface MetadataPublisherDeps {
@@ -49,16 +49,14 @@ export class MetadataPublisher {
     }
     const { logger } = this.deps;
     try {
-      const key = await readSecretKeyFile(join(this.deps.dirFor(user.email), '.secret.nostr'));
-      if (!key || key.hex !== user.hex) {
+      const secretKey = await readSecretKeyBytes(join(this.deps.dirFor(user.email), '.secret.nostr'));
+      const event =
+        secretKey && signEvent(fileMetadataEvent(file, unixSeconds(this.deps.clock), caption), secretKey);
+      if (!event || event.pubkey !== user.hex) {
         logger.warn({ pubkey: user.hex }, 'nip94: no key of this user on the station; file not announced');
         this.stats.failed++;
         return null;
       }
-      const event = finalizeEvent(
-        fileMetadataEvent(file, unixSeconds(this.deps.clock), caption),
-        key.secretKey,
-      );
       const answer = await this.deps.relay.publish(event);
       if (!answer.accepted) {
         logger.warn({ id: event.id, reason: answer.message }, 'nip94: the relay refused the file metadata');
