@@ -1,7 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { within } from '../fs/paths.js';
 import type { StagedFile } from '../fs/staging.js';
-import { ConflictError } from '../http/errors.js';
 import type { DriveCategory } from './categories.js';
 import type { JournalRecord } from './journal.js';
 import type { Manifest, ManifestEntry, Provenance } from './manifest.js';
@@ -34,12 +33,6 @@ export interface Placement {
 
 export type PlacementOutcome = { ok: true; result: DriveFileResult } | { ok: false; error: unknown };
 
-/** What the files of one batch already took: quota, and paths not yet in the manifest. */
-export interface Batch {
-  bytes: number;
-  names: Set<string>;
-}
-
 /** A file of a batch, named, wrapped and pinned, waiting to be moved in and published. */
 export interface MovedFile {
   staged: StagedFile;
@@ -60,22 +53,62 @@ const exists = (path: string) =>
     () => false,
   );
 
-/**
- * The name asked for, or the first numbered one (`a (1).jpg`) that neither the manifest, the folder nor the
- * batch being placed has taken; the batch then takes it.
- */
-export async function freeName(
-  driveDir: string,
-  wanted: { category: DriveCategory; name: string; manifest: Manifest; batch: Set<string> },
-): Promise<string> {
-  const { category, name, manifest, batch } = wanted;
-  const taken = new Set(manifest.files.filter((f) => f.category === category).map((f) => f.name));
-  for (let n = 0; n < MAX_NUMBERED_NAMES; n++) {
-    const candidate = n === 0 ? name : numberedName(name, n);
-    if (taken.has(candidate) || batch.has(`${category}/${candidate}`)) continue;
-    if (await exists(within(driveDir, category, candidate))) continue;
-    batch.add(`${category}/${candidate}`);
-    return candidate;
+/** A file of a batch to be named: its category and the (sanitised) name asked for. */
+export interface Wanted {
+  category: DriveCategory;
+  name: string;
+}
+
+/** The names a category's files use in the manifest, built once per batch rather than once per file. */
+function takenNames(manifest: Manifest): Map<DriveCategory, Set<string>> {
+  const taken = new Map<DriveCategory, Set<string>>();
+  for (const file of manifest.files) {
+    let names = taken.get(file.category);
+    if (!names) taken.set(file.category, (names = new Set()));
+    names.add(file.name);
   }
-  throw new ConflictError('NAME_TAKEN', `Too many files named like ${name}; rename the file.`);
+  return taken;
+}
+
+/**
+ * For each file of a batch, in order, the name asked for or the first numbered one (`a (1).jpg`) that neither
+ * the manifest, the folder on disk nor an earlier file of the batch has taken; null when none of
+ * MAX_NUMBERED_NAMES is free. Names are chosen from the manifest first and the folder is checked for all of
+ * them at once: a file on disk that the manifest does not list (left there by hand) is rare.
+ */
+export async function freeNames(
+  driveDir: string,
+  manifest: Manifest,
+  wanted: readonly Wanted[],
+): Promise<(string | null)[]> {
+  const taken = takenNames(manifest);
+  const inBatch = new Set<string>();
+  const isFree = (category: DriveCategory, candidate: string) =>
+    !taken.get(category)?.has(candidate) && !inBatch.has(`${category}/${candidate}`);
+  const pick = (want: Wanted, from: number): { name: string; next: number } | null => {
+    for (let n = from; n < MAX_NUMBERED_NAMES; n++) {
+      const candidate = n === 0 ? want.name : numberedName(want.name, n);
+      if (isFree(want.category, candidate)) return { name: candidate, next: n + 1 };
+    }
+    return null;
+  };
+  const picks = wanted.map((want) => {
+    const picked = pick(want, 0);
+    if (picked) inBatch.add(`${want.category}/${picked.name}`);
+    return picked;
+  });
+  const onDisk = await Promise.all(
+    picks.map((picked, i) => (picked ? exists(within(driveDir, wanted[i]!.category, picked.name)) : false)),
+  );
+  const names: (string | null)[] = [];
+  for (const [i, want] of wanted.entries()) {
+    let picked = picks[i] ?? null;
+    // Taken on disk: look further, one name at a time; the name it had stays reserved (the file is there).
+    while (picked && onDisk[i] && (await exists(within(driveDir, want.category, picked.name)))) {
+      picked = pick(want, picked.next);
+      if (picked) inBatch.add(`${want.category}/${picked.name}`);
+    }
+    names.push(picked?.name ?? null);
+  }
+  return names;
 }

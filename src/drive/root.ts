@@ -108,29 +108,29 @@ export async function buildDriveRoot(
   options: { links: DriveLinks; change?: DriveRootChange },
 ): Promise<DriveRoot> {
   const { change } = options;
-  const folders = {} as Record<DriveCategory, string>;
-  const folderDagSizes = {} as Record<DriveCategory, number>;
-  for (const category of DRIVE_CATEGORIES) {
-    const changed: readonly DriveCategory[] = change ? [change.changed].flat() : [];
+  const changed: readonly DriveCategory[] = change ? [change.changed].flat() : [];
+  // Every node is stored at once: the store's writes of one publication share a transaction (lmdb-blocks.ts).
+  const folderOf = async (category: DriveCategory): Promise<{ cid: string; dagSize: number }> => {
     const kept = change && !changed.includes(category) ? change.previous : null;
-    const keptCid = kept?.folders[category];
-    const keptSize = kept?.folderDagSizes[category];
-    if (keptCid !== undefined && keptSize !== undefined) {
-      folders[category] = keptCid;
-      folderDagSizes[category] = keptSize;
-      continue;
-    }
+    const cid = kept?.folders[category];
+    const dagSize = kept?.folderDagSizes[category];
+    if (cid !== undefined && dagSize !== undefined) return { cid, dagSize };
     const links = drive.files
       .filter((f) => f.category === category)
       .map((f) => ({ name: f.name, cid: f.cid, dagSize: f.dag_size }));
-    const folder = await storeFolder(store, links);
-    folders[category] = folder.cid;
-    folderDagSizes[category] = folder.dagSize;
-  }
-  const [manifest, explorer] = await Promise.all([
+    return storeFolder(store, links);
+  };
+  const [built, manifest, explorer] = await Promise.all([
+    Promise.all(DRIVE_CATEGORIES.map(folderOf)),
     addBytes(store, publishedManifestBytes(drive, options.links)),
     addExplorer(store),
   ]);
+  const folders = {} as Record<DriveCategory, string>;
+  const folderDagSizes = {} as Record<DriveCategory, number>;
+  for (const [i, category] of DRIVE_CATEGORIES.entries()) {
+    folders[category] = built[i]!.cid;
+    folderDagSizes[category] = built[i]!.dagSize;
+  }
   const root = await encode([
     ...DRIVE_CATEGORIES.map((name) => ({ name, cid: folders[name], dagSize: folderDagSizes[name] })),
     { name: EXPLORER_NAME, cid: explorer.cid, dagSize: explorer.dagSize },

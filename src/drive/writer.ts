@@ -4,14 +4,13 @@ import type { Logger } from 'pino';
 import { localTimestamp, type Clock } from '../clock.js';
 import { within } from '../fs/paths.js';
 import type { StagingArea } from '../fs/staging.js';
-import { NotFoundError } from '../http/errors.js';
+import { ConflictError, NotFoundError } from '../http/errors.js';
 import type { UserRecord } from '../identity/user-files.js';
 import { categoryFor, fileTypeFor, mimeTypeFor, type DriveCategory } from './categories.js';
 import { Journal } from './journal.js';
 import {
-  freeName,
+  freeNames,
   sameContent,
-  type Batch,
   type DriveFileResult,
   type MovedFile,
   type Placement,
@@ -23,9 +22,12 @@ import { buildDriveRoot, wrapFile } from './root.js';
 import { QuotaExceededError } from './quota.js';
 import type { ContentStore } from './store/types.js';
 
-export type DriveStore = Pick<ContentStore, 'add' | 'cat' | 'stat' | 'putBlock' | 'pin' | 'unpin'>;
+export type DriveStore = Pick<ContentStore, 'add' | 'cat' | 'stat' | 'putBlock' | 'pin' | 'unpin' | 'flush'>;
 
 export type { DriveFileResult, Placement, PlacementOutcome };
+
+const nameTaken = (name: string) =>
+  new ConflictError('NAME_TAKEN', `Too many files named like ${name}; rename the file.`);
 export { sameContent };
 
 /** The changes of one drive, each called with the drive lock held (see DriveService, GroupCommits). */
@@ -53,26 +55,50 @@ export class DriveWriter {
     const manifest = await this.load();
     const outcomes: PlacementOutcome[] = [];
     const accepted: { index: number; moved: MovedFile }[] = [];
-    const batch: Batch = { bytes: usedBytes(manifest), names: new Set() };
+    // Quota and names are given in arrival order (a batch's numbered names do not depend on timing); the rest
+    // of each file's preparation (its wrapper, its pin) runs for the whole batch at once.
+    let bytes = usedBytes(manifest);
+    const fitting: { index: number; placement: Placement; category: DriveCategory }[] = [];
     for (const [index, placement] of placements.entries()) {
       const same = placement.reuseSameContent ? sameContent(manifest, placement.staged.sha256) : undefined;
-      if (same) {
-        outcomes[index] = { ok: true, result: this.existing(manifest, same) };
-        continue;
-      }
-      try {
-        accepted.push({ index, moved: await this.prepare(manifest, batch, placement) });
-      } catch (error) {
-        outcomes[index] = { ok: false, error };
+      if (same) outcomes[index] = { ok: true, result: this.existing(manifest, same) };
+      else if (bytes + placement.staged.size > this.deps.quotaBytes)
+        outcomes[index] = { ok: false, error: new QuotaExceededError(this.deps.quotaBytes) };
+      else {
+        bytes += placement.staged.size;
+        fitting.push({ index, placement, category: categoryFor(placement.name) });
       }
     }
+    const names = await freeNames(
+      this.driveDir,
+      manifest,
+      fitting.map(({ placement, category }) => ({ category, name: placement.name })),
+    );
+    const named: { index: number; placement: Placement; category: DriveCategory; name: string }[] = [];
+    for (const [i, file] of fitting.entries()) {
+      const name = names[i];
+      if (name) named.push({ ...file, name });
+      else outcomes[file.index] = { ok: false, error: nameTaken(file.placement.name) };
+    }
+    await Promise.all(
+      named.map(async ({ index, placement, category, name }) => {
+        try {
+          accepted.push({ index, moved: await this.prepare(placement, category, name) });
+        } catch (error) {
+          outcomes[index] = { ok: false, error };
+        }
+      }),
+    );
     if (accepted.length === 0) return outcomes;
+    accepted.sort((a, b) => a.index - b.index);
     const record = await this.journal().begin(accepted.map(({ moved }) => moved.record));
     try {
-      for (const { moved } of accepted) {
-        await this.deps.staging.moveTo(moved.staged, moved.record.final);
-        await chmod(moved.record.final, 0o644); // staged private; published content is readable
-      }
+      await Promise.all(
+        accepted.map(async ({ moved }) => {
+          await this.deps.staging.moveTo(moved.staged, moved.record.final);
+          await chmod(moved.record.final, 0o644); // staged private; published content is readable
+        }),
+      );
       manifest.files.push(...accepted.map(({ moved }) => moved.record.entry));
       const changed = [...new Set(accepted.map(({ moved }) => moved.record.entry.category))];
       const rootCid = await this.publish(manifest, changed);
@@ -93,13 +119,9 @@ export class DriveWriter {
     return outcomes;
   }
 
-  /** Names, wraps and pins one file of a batch; the caller moves it in and publishes. */
-  private async prepare(manifest: Manifest, batch: Batch, placement: Placement) {
+  /** Wraps and pins one named file of a batch; the caller moves it in and publishes. */
+  private async prepare(placement: Placement, category: DriveCategory, name: string) {
     const { staged, added, name: requested, source } = placement;
-    if (batch.bytes + staged.size > this.deps.quotaBytes) throw new QuotaExceededError(this.deps.quotaBytes);
-    batch.bytes += staged.size;
-    const category = categoryFor(requested);
-    const name = await freeName(this.driveDir, { category, name: requested, manifest, batch: batch.names });
     const wrapper = await wrapFile(this.deps.store, { name, cid: added.cid, dagSize: added.dagSize });
     await this.deps.store.pin(wrapper);
     const entry: ManifestEntry = {
@@ -185,6 +207,8 @@ export class DriveWriter {
     };
     const root = await buildDriveRoot(this.deps.store, manifest, { links: this.deps.links(), change });
     if (root.rootCid !== previous) await this.deps.store.pin(root.rootCid);
+    // The files' blocks, their wrappers and this tree, all durable before the manifest points at them.
+    await this.deps.store.flush();
     manifest.root_cid = root.rootCid;
     manifest.folders = root.folders;
     manifest.folder_dag_sizes = root.folderDagSizes;

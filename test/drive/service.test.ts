@@ -89,6 +89,24 @@ describe('drive service', () => {
     expect(drive).toContain(join('Images', 'été.jpg'));
   });
 
+  it('numbers the names of one batch apart, around files the manifest does not list', async () => {
+    const bob = fx.user('bob@example.org');
+    await fx.addText(bob, 'first.txt', 'makes the drive');
+    // Put there by hand: not in the manifest, but taken.
+    const images = join(fx.drive.driveDir(bob), 'Images');
+    await mkdir(images, { recursive: true });
+    await writeFile(join(images, 'b.jpg'), 'by hand');
+    await writeFile(join(images, 'b (1).jpg'), 'by hand too');
+    const paths = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => fx.addText(bob, 'b.jpg', `upload ${i}`).then((r) => r.entry.path)),
+    );
+    expect(new Set(paths).size).toBe(6);
+    expect(paths.sort()).toEqual(['(2)', '(3)', '(4)', '(5)', '(6)', '(7)'].map((n) => `Images/b ${n}.jpg`));
+    expect(await readFile(join(images, 'b.jpg'), 'utf8')).toBe('by hand');
+    const listed = (await fx.drive.list(bob)).files.map((f) => f.path);
+    expect(listed.filter((path) => path.startsWith('Images/'))).toHaveLength(6);
+  });
+
   it('keeps all of 20 concurrent uploads of one user, across two processes, with one consistent root', async () => {
     const carol = fx.user('carol@example.org');
     const results = await Promise.all(

@@ -34,7 +34,7 @@ export interface MediaFields {
 
 export interface MediaServiceDeps {
   config: MediaConfig;
-  store: Pick<ContentStore, 'add' | 'putBlock' | 'pin'>;
+  store: Pick<ContentStore, 'add' | 'putBlock' | 'pin' | 'flush'>;
   /** Temporary thumbnails and GIFs go here (the drive's private staging area, swept at start). */
   stagingDir: string;
   logger: Logger;
@@ -89,6 +89,7 @@ export class MediaService {
         // Deleted meanwhile: nothing to keep its media for.
         if (!manifest.files.some((f) => f.ipfs_link === entry.ipfs_link)) return;
         await this.deps.store.pin(bundle);
+        await this.deps.store.flush();
         const record = {
           path: entry.path,
           bundle,

@@ -1,7 +1,6 @@
 import { access, constants, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as dagPb from '@ipld/dag-pb';
-import { FsBlockstore } from 'blockstore-fs';
 import { exporter, type UnixFSEntry } from 'ipfs-unixfs-exporter';
 import { importFile } from 'ipfs-unixfs-importer';
 import { CID } from 'multiformats/cid';
@@ -9,8 +8,8 @@ import { sha256 } from 'multiformats/hashes/sha2';
 import { AppError } from '../../http/errors.js';
 import { parseIpfsPath } from './ipfs-path.js';
 import { leanLeaves } from './lean-leaves.js';
-import { OnceBlocks } from './once-blocks.js';
-import { PinSet } from './pin-set.js';
+import { BlockStorage } from './block-storage.js';
+import { LegacyPins } from './legacy-pins.js';
 import {
   ContentNotFoundError,
   InvalidContentPathError,
@@ -55,35 +54,35 @@ function isFileLike(entry: UnixFSEntry): boolean {
 }
 
 /**
- * The in-process store used when `IPFS_API` is unset: UnixFS blocks in a flatfs-like directory (blockstore-fs)
- * and pins as files. It never starts a libp2p node: content is only what was added here.
+ * The in-process store used when `IPFS_API` is unset: UnixFS blocks and recursive pins in BlockStorage (LMDB
+ * for small nodes and pins, a file per data block). It never starts a libp2p node: content is only what was
+ * added here.
  */
 export class EmbeddedStore implements ContentStore {
   readonly kind = 'embedded' as const;
-  private readonly once: OnceBlocks;
 
   private constructor(
-    private readonly blocks: FsBlockstore,
-    private readonly pinSet: PinSet,
+    private readonly blocks: BlockStorage,
+    /** Pins written by versions before the LMDB store, one file each: read and removed, never added. */
+    private readonly legacyPins: LegacyPins,
     private readonly root: string,
-  ) {
-    this.once = new OnceBlocks(blocks);
-  }
+  ) {}
 
-  /** `root` is the store's own directory, e.g. `DATA_ROOT/ipfs`. */
+  /** `root` is the store's own directory, e.g. `DATA_ROOT/ipfs-store`. */
   static async open(root: string): Promise<EmbeddedStore> {
     await mkdir(root, { recursive: true });
-    const blocks = new FsBlockstore(join(root, 'blocks'));
-    await blocks.open();
-    return new EmbeddedStore(blocks, await PinSet.open(join(root, 'pins')), root);
+    const legacyPins = new LegacyPins(join(root, 'pins'));
+    return new EmbeddedStore(await BlockStorage.open(root), legacyPins, root);
   }
 
   async add(content: AsyncIterable<Uint8Array>, options: AddOptions = {}): Promise<AddResult> {
-    const result = await importFile({ content }, this.once, KUBO_DEFAULTS).catch((error: unknown) => {
-      throw translate(error, 'new file');
-    });
+    const result = await importFile({ content }, this.blocks.forImport(), KUBO_DEFAULTS).catch(
+      (error: unknown) => {
+        throw translate(error, 'new file');
+      },
+    );
     const cid = result.cid.toString();
-    if (options.pin !== false) await this.pinSet.add(cid);
+    if (options.pin !== false) await this.blocks.pin(cid);
     return { cid, size: Number(result.unixfs?.fileSize() ?? 0n), dagSize: Number(result.size) };
   }
 
@@ -136,22 +135,28 @@ export class EmbeddedStore implements ContentStore {
       throw new InvalidContentPathError('The block is not a dag-pb node.');
     }
     const cid = CID.createV0(await sha256.digest(bytes));
-    await this.once.put(cid, bytes);
+    await this.blocks.put(cid, bytes);
     return cid.toString();
   }
 
   async pin(cid: string): Promise<void> {
     const parsed = parseIpfsPath(cid).cid;
     if (!(await this.blocks.has(parsed))) throw new ContentNotFoundError(cid);
-    await this.pinSet.add(parsed.toString());
+    await this.blocks.pin(parsed.toString());
   }
 
   async unpin(cid: string): Promise<void> {
-    await this.pinSet.remove(parseIpfsPath(cid).cid.toString());
+    const key = parseIpfsPath(cid).cid.toString();
+    await Promise.all([this.blocks.unpin(key), this.legacyPins.remove(key)]);
   }
 
-  pins(): Promise<string[]> {
-    return this.pinSet.list();
+  flush(): Promise<void> {
+    return this.blocks.flushed();
+  }
+
+  async pins(): Promise<string[]> {
+    const all = new Set([...this.blocks.pins(), ...(await this.legacyPins.list())]);
+    return [...all].sort();
   }
 
   async health(): Promise<StoreHealth> {

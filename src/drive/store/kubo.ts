@@ -147,6 +147,9 @@ export class KuboStore implements ContentStore {
     }
   }
 
+  /** Kubo flushes its own datastore before answering a write. */
+  async flush(): Promise<void> {}
+
   async pins(): Promise<string[]> {
     return this.call('pins', undefined, async (signal) => {
       const cids: string[] = [];

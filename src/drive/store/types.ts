@@ -23,6 +23,12 @@ export interface ContentStore {
   unpin(cid: string): Promise<void>;
   /** The recursively pinned CIDs. */
   pins(): Promise<string[]>;
+  /**
+   * Resolves once everything written so far survives a power cut. Writes resolve as soon as they are
+   * visible; a writer that is about to point at new content from elsewhere (the drive's manifest, a media
+   * record) waits for this once, whatever it wrote before.
+   */
+  flush(): Promise<void>;
   health(): Promise<StoreHealth>;
   close(): Promise<void>;
 }

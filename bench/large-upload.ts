@@ -1,0 +1,102 @@
+/**
+ * One large upload against the tools that only read the file: time for `ipfs_cid` (Debian `ipfs-cid`, the
+ * CID alone) and `sha256sum` on a file of LARGE_UPLOAD_MB (default 1024), then the time to upload the same
+ * file to a bench station with Blossom `PUT /upload` (staged, hashed, imported, in the drive, answered) and
+ * the station process's peak RSS growth during the upload. Run: `npm run bench:large`.
+ */
+import { execFile } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { open, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import type { ReadableStream } from 'node:stream/web';
+import { promisify } from 'node:util';
+import { finalizeEvent, nip19 } from 'nostr-tools';
+import { register } from './scenarios.js';
+import { startBenchStation } from './station.js';
+
+const run = promisify(execFile);
+const MiB = 1024 * 1024;
+const SIZE = Number(process.env.LARGE_UPLOAD_MB ?? 1024) * MiB;
+
+async function timed<T>(work: () => Promise<T>): Promise<{ seconds: number; value: T }> {
+  const start = performance.now();
+  const value = await work();
+  return { seconds: Math.round((performance.now() - start) / 10) / 100, value };
+}
+
+async function makeFile(path: string): Promise<void> {
+  const handle = await open(path, 'w');
+  try {
+    const chunk = randomBytes(4 * MiB);
+    for (let written = 0; written < SIZE; written += chunk.length) {
+      chunk.writeUInt32BE(written / chunk.length);
+      await handle.write(chunk, 0, Math.min(chunk.length, SIZE - written));
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+function blossomToken(secretKey: Uint8Array, sha256: string): string {
+  const now = Math.floor(Date.now() / 1000);
+  const tags = [
+    ['t', 'upload'],
+    ['expiration', String(now + 3600)],
+    ['x', sha256],
+  ];
+  const event = finalizeEvent({ kind: 24242, created_at: now, content: 'large upload', tags }, secretKey);
+  return `Nostr ${Buffer.from(JSON.stringify(event)).toString('base64url')}`;
+}
+
+const file = join(tmpdir(), `large-upload-${process.pid}.bin`);
+await makeFile(file);
+try {
+  // Read once before timing anything, so every reader finds the file in the page cache alike.
+  await run('cat', [file, '/dev/null']).catch(() => undefined);
+  const ipfsCid = await timed(() => run('ipfs_cid', [file]).then(({ stdout }) => stdout.trim()));
+  const sha256sum = await timed(() => run('sha256sum', [file]).then(({ stdout }) => stdout.split(' ')[0]!));
+  const station = await startBenchStation();
+  try {
+    const user = await register(station.url, `large-${Date.now()}@example.org`);
+    const key = nip19.decode(user.nsec).data as Uint8Array;
+    const baseline = process.memoryUsage().rss;
+    let peak = baseline;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+    const upload = await timed(async () => {
+      const response = await fetch(`${station.url}/upload`, {
+        method: 'PUT',
+        headers: {
+          authorization: blossomToken(key, sha256sum.value),
+          'content-type': 'application/octet-stream',
+          'content-length': String(SIZE),
+        },
+        body: Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>,
+        duplex: 'half',
+      } as RequestInit);
+      return { status: response.status, body: (await response.json()) as { sha256?: string; cid?: string } };
+    }).finally(() => clearInterval(sampler));
+    const { status, body } = upload.value;
+    console.log(
+      JSON.stringify({
+        size_mb: SIZE / MiB,
+        upload_s: upload.seconds,
+        ipfs_cid_s: ipfsCid.seconds,
+        sha256sum_s: sha256sum.seconds,
+        vs_ipfs_cid: Math.round((upload.seconds / ipfsCid.seconds) * 100) / 100,
+        vs_sha256sum: Math.round((upload.seconds / sha256sum.seconds) * 100) / 100,
+        rss_growth_mb: Math.round((peak - baseline) / MiB),
+        status,
+        same_cid: body.cid === ipfsCid.value,
+        same_sha256: body.sha256 === sha256sum.value,
+        file_bytes: (await stat(file)).size,
+      }),
+    );
+  } finally {
+    await station.close();
+  }
+} finally {
+  await rm(file, { force: true });
+}

@@ -1,0 +1,111 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { FsBlockstore } from 'blockstore-fs';
+import { open, type Database, type RootDatabase } from 'lmdb';
+import type { CID } from 'multiformats/cid';
+import { OnceBlocks } from './once-blocks.js';
+
+/**
+ * How much of one imported file goes to LMDB; the rest of a larger file goes to files. LMDB keeps pages it
+ * writes mapped, so a 1 GiB file written into it grows the process's RSS by about 40 MB (file-backed, but a
+ * supervisor restarting on RSS sees it), where block files cost nothing resident.
+ */
+export const SMALL_FILE_BYTES = 1024 * 1024;
+
+/** A missing block, named as the UnixFS exporter expects (see `translate` in embedded.ts). */
+class BlockNotFoundError extends Error {
+  override readonly name = 'NotFoundError';
+}
+
+/**
+ * The embedded store's blocks and pins. A drive publication writes a handful of small nodes and pins, and an
+ * upload is mostly a small file: in LMDB (`<store>/lmdb`) each block or pin is one key, and the writes of
+ * concurrent uploads share a transaction and one flush, where files cost five system calls per block and
+ * pins (formerly one flushed file each, see legacy-pins.ts) a flush each. Data of large files goes to
+ * `<store>/blocks/` (blockstore-fs), as every block did before. Every PM2 worker and the CLI open the same
+ * environment, so writes stay atomic across processes.
+ */
+export class BlockStorage {
+  private constructor(
+    private readonly root: RootDatabase,
+    private readonly small: Database<Buffer, string>,
+    private readonly pinned: Database<string, string>,
+    private readonly files: Pick<FsBlockstore, 'get' | 'has'>,
+    private readonly once: OnceBlocks,
+  ) {}
+
+  /** `dir` is the store's directory; blocks written by earlier versions are in its `blocks/` and stay readable. */
+  static async open(dir: string): Promise<BlockStorage> {
+    const path = join(dir, 'lmdb');
+    await mkdir(path, { recursive: true });
+    // As the station's other environments (src/state/station-db.ts), a failed commit rejects its own writes.
+    // Writes resolve once committed and visible; their flush to disk overlaps the next ones, and writers
+    // that need durability wait for `flushed()` once (ContentStore.flush).
+    const root = open({ path, compression: false, eventTurnBatching: false, separateFlushed: true });
+    const small = root.openDB<Buffer, string>({ name: 'blocks', encoding: 'binary' });
+    const pinned = root.openDB<string, string>({ name: 'pins', encoding: 'string' });
+    const files = new FsBlockstore(join(dir, 'blocks'));
+    await files.open();
+    return new BlockStorage(root, small, pinned, files, new OnceBlocks(files));
+  }
+
+  /**
+   * Where one file's import writes: its first SMALL_FILE_BYTES of blocks (the whole of a typical photo, and
+   * its inner nodes written last are small) in LMDB, the rest in files.
+   */
+  forImport(): Pick<BlockStorage, 'put'> {
+    let written = 0;
+    return {
+      put: (cid, bytes) => {
+        const before = written;
+        written += bytes.byteLength;
+        return before >= SMALL_FILE_BYTES && bytes.byteLength > 16 * 1024
+          ? this.once.put(cid, bytes)
+          : this.put(cid, bytes);
+      },
+    };
+  }
+
+  /** Into LMDB. Content addressing: a block already held is the same bytes, so it is not written again. */
+  async put(cid: CID, bytes: Uint8Array): Promise<CID> {
+    const key = cid.toString();
+    if (!this.small.doesExist(key))
+      await this.small.put(key, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    return cid;
+  }
+
+  async *get(cid: CID): AsyncGenerator<Uint8Array> {
+    const bytes = this.small.getBinary(cid.toString());
+    if (bytes) {
+      yield bytes;
+      return;
+    }
+    if (!(await this.files.has(cid)))
+      throw new BlockNotFoundError(`block ${cid.toString()} is not in the store`);
+    yield* this.files.get(cid);
+  }
+
+  async has(cid: CID): Promise<boolean> {
+    return this.small.doesExist(cid.toString()) || this.files.has(cid);
+  }
+
+  async pin(cid: string, at: Date = new Date()): Promise<void> {
+    if (!this.pinned.doesExist(cid)) await this.pinned.put(cid, at.toISOString());
+  }
+
+  async unpin(cid: string): Promise<void> {
+    await this.pinned.remove(cid);
+  }
+
+  pins(): string[] {
+    return [...this.pinned.getKeys()];
+  }
+
+  async flushed(): Promise<void> {
+    await this.root.flushed;
+  }
+
+  async close(): Promise<void> {
+    await this.root.close();
+  }
+}
