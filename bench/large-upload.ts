@@ -5,7 +5,7 @@
  * the station process's peak RSS growth during the upload. Run: `npm run bench:large`.
  */
 import { execFile } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
