@@ -2,17 +2,19 @@
  * One large upload against the tools that only read the file: time for `ipfs_cid` (Debian `ipfs-cid`, the
  * CID alone) and `sha256sum` on a file of LARGE_UPLOAD_MB (default 1024), then the time to upload the same
  * file to a bench station with Blossom `PUT /upload` (staged, hashed, imported, in the drive, answered) and
- * the station process's peak RSS growth during the upload. Run: `npm run bench:large`.
+ * the station process's peak RSS growth during the upload; `/health` for 5 s (50 connections) in the same run.
+ * Run: `npm run bench:large`.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, rm, stat } from 'node:fs/promises';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
-import type { ReadableStream } from 'node:stream/web';
+import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
+import autocannon from 'autocannon';
 import { finalizeEvent, nip19 } from 'nostr-tools';
 import { register } from './scenarios.js';
 import { startBenchStation } from './station.js';
@@ -51,33 +53,47 @@ function blossomToken(secretKey: Uint8Array, sha256: string): string {
   return `Nostr ${Buffer.from(JSON.stringify(event)).toString('base64url')}`;
 }
 
+/** Streams a file as the body of a PUT with node:http, which waits for the socket (fetch's stream does not). */
+async function put(
+  url: string,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: { sha256?: string; cid?: string } }> {
+  const request = httpRequest(url, { method: 'PUT', headers });
+  const answer = new Promise<IncomingMessage>((resolve, reject) => {
+    request.on('response', resolve).on('error', reject);
+  });
+  await pipeline(createReadStream(path), request);
+  const response = await answer;
+  const chunks: Buffer[] = [];
+  for await (const chunk of response) chunks.push(chunk as Buffer);
+  return { status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
+}
+
 const file = join(tmpdir(), `large-upload-${process.pid}.bin`);
 await makeFile(file);
 try {
   // Read once before timing anything, so every reader finds the file in the page cache alike.
   await run('cat', [file, '/dev/null']).catch(() => undefined);
-  const ipfsCid = await timed(() => run('ipfs_cid', [file]).then(({ stdout }) => stdout.trim()));
+  const ipfsCid = await timed(() =>
+    run('ipfs_cid', [file]).then(({ stdout }) => (JSON.parse(stdout) as { CIDv0: string }).CIDv0),
+  );
   const sha256sum = await timed(() => run('sha256sum', [file]).then(({ stdout }) => stdout.split(' ')[0]!));
   const station = await startBenchStation();
   try {
+    const health = await autocannon({ url: `${station.url}/health`, connections: 50, duration: 5 });
     const user = await register(station.url, `large-${Date.now()}@example.org`);
     const key = nip19.decode(user.nsec).data as Uint8Array;
     const baseline = process.memoryUsage().rss;
     let peak = baseline;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
-    const upload = await timed(async () => {
-      const response = await fetch(`${station.url}/upload`, {
-        method: 'PUT',
-        headers: {
-          authorization: blossomToken(key, sha256sum.value),
-          'content-type': 'application/octet-stream',
-          'content-length': String(SIZE),
-        },
-        body: Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>,
-        duplex: 'half',
-      } as RequestInit);
-      return { status: response.status, body: (await response.json()) as { sha256?: string; cid?: string } };
-    }).finally(() => clearInterval(sampler));
+    const upload = await timed(() =>
+      put(`${station.url}/upload`, file, {
+        authorization: blossomToken(key, sha256sum.value),
+        'content-type': 'application/octet-stream',
+        'content-length': String(SIZE),
+      }),
+    ).finally(() => clearInterval(sampler));
     const { status, body } = upload.value;
     console.log(
       JSON.stringify({
@@ -88,6 +104,7 @@ try {
         vs_ipfs_cid: Math.round((upload.seconds / ipfsCid.seconds) * 100) / 100,
         vs_sha256sum: Math.round((upload.seconds / sha256sum.seconds) * 100) / 100,
         rss_growth_mb: Math.round((peak - baseline) / MiB),
+        health_rps: Math.round(health.requests.average),
         status,
         same_cid: body.cid === ipfsCid.value,
         same_sha256: body.sha256 === sha256sum.value,
