@@ -4,6 +4,7 @@
  * Prints one line per scenario: requests/s, latency p50/p99, errors. Figures go into the README.
  */
 import autocannon from 'autocannon';
+import { profiled } from './profile.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
 import { startBenchStation } from './station.js';
 
@@ -12,12 +13,14 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 
 async function runScenario(baseUrl: string, scenario: Scenario) {
   const requests = await scenario.prepare(baseUrl);
-  const result = await autocannon({
-    url: baseUrl,
-    connections: scenario.connections ?? CONNECTIONS,
-    duration: DURATION_SECONDS,
-    requests,
-  });
+  const result = await profiled(scenario.name, () =>
+    autocannon({
+      url: baseUrl,
+      connections: scenario.connections ?? CONNECTIONS,
+      duration: DURATION_SECONDS,
+      requests,
+    }),
+  );
   return {
     scenario: scenario.name,
     rps: Math.round(result.requests.average),

@@ -110,8 +110,9 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
+    // One user's drive, 50 uploads at once (issue 16's workload): what the drive's group commits are for.
     name: 'upload-64KiB',
-    connections: 4,
+    connections: 50,
     prepare: async (baseUrl) => {
       const user = await authenticatedUser(baseUrl, `bench-drive-${Date.now()}@example.org`);
       const { body, contentType } = multipart(

@@ -2,6 +2,7 @@ import { generateSecretKey, getPublicKey } from 'nostr-tools';
 import { verifyEvent } from 'nostr-tools/pure';
 import { describe, expect, it } from 'vitest';
 import { signEvent } from './sign.js';
+import { verificationStats, verifySignature } from './verify.js';
 import { nostrWasm } from './wasm.js';
 
 describe('signEvent', () => {
@@ -28,5 +29,17 @@ describe('signEvent', () => {
     const secretKey = generateSecretKey();
     const event = signEvent({ kind: 1, created_at: 1_800_000_000, tags: [], content: 'one' }, secretKey);
     expect(verifyEvent({ ...event, content: 'two' })).toBe(false);
+  });
+
+  it('is not verified again by this process, but a forged copy still fails', () => {
+    const event = signEvent(
+      { kind: 1, created_at: 1_800_000_000, tags: [], content: 'mine' },
+      generateSecretKey(),
+    );
+    const before = { ...verificationStats };
+    expect(verifySignature(event)).toBe(true);
+    expect(verificationStats.checks).toBe(before.checks);
+    expect(verificationStats.cacheHits).toBe(before.cacheHits + 1);
+    expect(verifySignature({ ...event, content: 'forged' })).toBe(false);
   });
 });

@@ -56,6 +56,14 @@ export function verifySignature(event: NostrEvent): boolean {
   return ok;
 }
 
+/**
+ * Records an event this process signed itself (sign.ts): its signature came out of libsecp256k1 here, so the
+ * embedded relay and the bot need not check it again when it comes back to them.
+ */
+export function rememberSigned(event: Pick<NostrEvent, 'id' | 'sig'>): void {
+  verified.set(event.id, event.sig);
+}
+
 /** Forgets every verified id (tests that count verifications start from a clean slate). */
 export function forgetVerifiedEvents(): void {
   verified.clear();
