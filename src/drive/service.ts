@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
+import pLimit from 'p-limit';
 import type { Logger } from 'pino';
 import { localTimestamp, type Clock } from '../clock.js';
 import { within } from '../fs/paths.js';
@@ -45,6 +46,13 @@ export interface DriveServiceDeps {
 const SWEEP_EVERY_MS = 3_600_000;
 
 /**
+ * Imports into the content store running at once, whatever the number of uploads: each holds a few MB of
+ * blocks in flight (and as much garbage until the next collection), and hashing is CPU-bound on a station's
+ * few cores, so more at once would only cost memory. Uploads beyond wait with their bytes on disk, staged.
+ */
+const IMPORT_CONCURRENCY = 4;
+
+/**
  * Each user's drive: files in `APP/uDRIVE/<Category>/`, listed in `manifest.json`, published as one tree in
  * the content store. Uploads are received and imported concurrently; placing files and rewriting the
  * manifest happen one batch at a time per drive (GroupCommits under DriveLocks, across processes too).
@@ -54,6 +62,7 @@ export class DriveService {
   private readonly locks: DriveLocks;
   private readonly commits: GroupCommits;
   private readonly inFlight = new InFlight();
+  private readonly imports = pLimit(IMPORT_CONCURRENCY);
   private lastSweep = 0;
 
   constructor(private readonly deps: DriveServiceDeps) {
@@ -141,7 +150,9 @@ export class DriveService {
       if (usedBytes(manifest) + staged.size > this.deps.quotaBytes)
         throw new QuotaExceededError(this.deps.quotaBytes);
       // Not pinned on its own: the wrapper pinned under the lock covers it, and a refused upload leaves no pin.
-      const added = await this.deps.store.add(createReadStream(staged.path), { pin: false });
+      const added = await this.imports(() =>
+        this.deps.store.add(createReadStream(staged.path), { pin: false }),
+      );
       if (added.size !== staged.size)
         throw new AppError(500, 'STORE_SIZE_MISMATCH', 'The content store did not receive the whole file.');
       const driveDir = this.driveDir(user);
