@@ -134,7 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Cookie-looking files sent to /api/upload go to cookie intake, never to the drive.
     cookies: {
       looksLikeCookies: looksLikeNetscapeCookies,
-      accept: (user, path) => app.cookies.accept(user, path),
+      accept: (user, staged) => app.cookies.accept(user, staged),
     },
   });
   // Non-cookie files sent to /api/fileupload go to the drive, answered with UPassport's media fields.

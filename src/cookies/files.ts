@@ -22,7 +22,10 @@ export function domainOfFileName(name: string): string | null | undefined {
 export const MAX_LINE_BYTES = 64 * 1024;
 
 /** Splits a byte stream on LF (CR is left for the parser); each line decoded as Latin-1, bounded in length. */
-export async function* readLines(chunks: AsyncIterable<Uint8Array>, maxLineBytes = MAX_LINE_BYTES) {
+export async function* readLines(
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  maxLineBytes = MAX_LINE_BYTES,
+) {
   let pending: Buffer[] = [];
   let pendingLength = 0;
   let lineNumber = 0;
@@ -72,7 +75,9 @@ export async function openRegularNoFollow(path: string): Promise<FileHandle | nu
 }
 
 /** Streams a cookie file through the scanner; never holds it whole. */
-export async function scanCookieStream(chunks: AsyncIterable<Uint8Array>): Promise<CookieScan> {
+export async function scanCookieStream(
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+): Promise<CookieScan> {
   const scanner = new CookieScanner();
   for await (const line of readLines(chunks)) scanner.feed(line);
   return scanner.result();

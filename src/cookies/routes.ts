@@ -78,7 +78,7 @@ export async function cookieRoutes(app: FastifyInstance, options: CookieRoutesOp
       });
       try {
         const { file, fields, owner } = upload;
-        if (looksLikeNetscapeCookies(file.head)) return await app.cookies.accept(owner.user, file.path);
+        if (looksLikeNetscapeCookies(file.head)) return await app.cookies.accept(owner.user, file);
         return await options.nonCookie(request, { file, fields }, owner);
       } finally {
         await upload.finish();

@@ -3,6 +3,7 @@ import { chmod, lstat, readdir, rename, unlink, type FileHandle } from 'node:fs/
 import { LRUCache } from 'lru-cache';
 import { localTimestamp, type Clock } from '../clock.js';
 import { writeStreamAtomic } from '../fs/atomic.js';
+import type { StagedFile } from '../fs/staging.js';
 import { within } from '../fs/paths.js';
 import { BadRequestError, NotFoundError } from '../http/errors.js';
 import type { UserRecord } from '../identity/user-files.js';
@@ -64,9 +65,19 @@ export class CookieVault {
 
   constructor(private readonly deps: CookieVaultDeps) {}
 
-  /** Takes a cookie file from `sourcePath` (moved, or copied and left for the caller to delete). 400 when it is not one. */
-  async accept(owner: Owner, sourcePath: string): Promise<CookieUploadResponse> {
-    const scan = await scanCookieFile(sourcePath);
+  /**
+   * Takes a staged cookie file (moved, or copied and left for the caller to delete). 400 when it is not one.
+   * A file whose whole content staging kept in memory (`head`: the usual cookie file) is not read again.
+   */
+  async accept(
+    owner: Owner,
+    staged: Pick<StagedFile, 'path' | 'size' | 'head'>,
+  ): Promise<CookieUploadResponse> {
+    const sourcePath = staged.path;
+    const scan =
+      staged.head.length === staged.size
+        ? await scanCookieStream([staged.head])
+        : await scanCookieFile(sourcePath);
     const domain = this.singleDomain(scan);
     const userDir = this.deps.users.dirFor(owner.email);
     const fileName = cookieFileName(domain);

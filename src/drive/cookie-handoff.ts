@@ -1,3 +1,4 @@
+import type { StagedFile } from '../fs/staging.js';
 import type { UserRecord } from '../identity/user-files.js';
 
 /**
@@ -7,5 +8,5 @@ import type { UserRecord } from '../identity/user-files.js';
  */
 export interface CookieHandoff {
   looksLikeCookies(head: Uint8Array): boolean;
-  accept(user: UserRecord, stagedPath: string): Promise<object>;
+  accept(user: UserRecord, staged: Pick<StagedFile, 'path' | 'size' | 'head'>): Promise<object>;
 }

@@ -75,7 +75,7 @@ export async function driveRoutes(app: FastifyInstance, options: DriveRoutesOpti
       });
       try {
         const { file, owner } = upload;
-        if (cookies.looksLikeCookies(file.head)) return await cookies.accept(owner.user, file.path);
+        if (cookies.looksLikeCookies(file.head)) return await cookies.accept(owner.user, file);
         return await uploadToDrive(app, owner.user, file);
       } finally {
         await upload.finish();

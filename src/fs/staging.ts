@@ -46,9 +46,13 @@ export class StagingArea {
 
   /** Streams `source` to a staging file; a broken stream or an exceeded limit leaves nothing behind. */
   async receive(source: AsyncIterable<Uint8Array>, limits: readonly SizeLimit[]): Promise<StagedFile> {
-    await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const path = join(this.dir, `.${randomBytes(12).toString('hex')}.part`);
-    const handle = await open(path, 'wx', 0o600);
+    // The folder is made on the first upload (or again if removed), not asked for on every one.
+    const handle = await open(path, 'wx', 0o600).catch(async (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+      await mkdir(this.dir, { recursive: true, mode: 0o700 });
+      return open(path, 'wx', 0o600);
+    });
     const hash = createHash('sha256');
     const head: Buffer[] = [];
     let headLength = 0;

@@ -60,6 +60,22 @@ describe('POST /api/fileupload: cookie intake', () => {
     expect(await cookieFiles(alice.dir)).toEqual(['.youtube.com.cookie']);
   });
 
+  it('reads a cookie file larger than what staging keeps in memory from disk, with the same answer', async () => {
+    // Past COOKIE_SNIFF_BYTES (64 KiB): scanned from the staged file, not from memory.
+    const lines = Array.from({ length: 400 }, (_, i) =>
+      cookieLine('.vimeo.com', { name: `c${i}`, value: 'v'.repeat(200) }),
+    );
+    const content = cookieFile(lines);
+    expect(content.length).toBeGreaterThan(64 * 1024);
+    const res = await postFile(t, alice, content);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      description: 'Domain: vimeo.com',
+      message: expect.stringContaining('400 cookies'),
+    });
+    expect(await readFile(join(alice.dir, '.vimeo.com.cookie'), 'utf8')).toBe(content);
+  });
+
   it('accepts a file of #HttpOnly_ lines only, without a header', async () => {
     const content = cookieFile([`#HttpOnly_${cookieLine('.leboncoin.fr')}`], { header: false });
     const res = await postFile(t, alice, content, {
