@@ -8,10 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pino } from 'pino';
-import { DriveService } from '../src/drive/service.js';
-import { EmbeddedStore } from '../src/drive/store/embedded.js';
 import type { UserRecord } from '../src/identity/user-files.js';
+import { openDriveAt } from '../test/drive/drive-on-disk.js';
 
 const SIZES = (process.env.SCALING_SIZES ?? '0,2000,10000').split(',').map(Number);
 const MEASURED = Number(process.env.SCALING_UPLOADS ?? 40);
@@ -22,16 +20,7 @@ async function* bytes(size: number): AsyncGenerator<Uint8Array> {
 }
 
 const root = await mkdtemp(join(tmpdir(), 'drive-scaling-'));
-const store = await EmbeddedStore.open(join(root, 'ipfs'));
-const drive = new DriveService({
-  store,
-  users: { dirFor: (email: string) => join(root, 'nostr', email) },
-  clock: { now: () => Date.now() },
-  links: () => ({ api: 'http://127.0.0.1:54321', gateway: 'http://127.0.0.1:8080' }),
-  logger: pino({ level: 'silent' }),
-  quotaBytes: 100 * 1024 * 1024 * 1024,
-  stagingDir: join(root, '.drive-staging'),
-});
+const { store, drive } = await openDriveAt(root, 100 * 1024 ** 3);
 const user: UserRecord = {
   email: 'bench@example.org',
   hex: '1'.repeat(64),

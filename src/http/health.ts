@@ -27,12 +27,15 @@ const Health = Type.Object({
     Type.Null(),
   ]),
   content_store: Type.String(),
-  disk: Type.Object(
-    {
-      free_mb: Type.Integer({ description: 'free space of the file system holding DATA_ROOT' }),
-      low: Type.Boolean({ description: 'under DISK_MIN_FREE_MB: uploads may soon fail with 507' }),
-    },
-    { description: 'Read at most every 2 s' },
+  disk: Type.Union(
+    [
+      Type.Object({
+        free_mb: Type.Integer({ description: 'free space of the file system holding DATA_ROOT' }),
+        low: Type.Boolean({ description: 'under DISK_MIN_FREE_MB: uploads may soon fail with 507' }),
+      }),
+      Type.Null(),
+    ],
+    { description: 'Read at most every 2 s; null when DATA_ROOT cannot be measured' },
   ),
   nostr_verification: Type.Object(
     { backend: Type.String(), checks: Type.Integer(), cache_hits: Type.Integer() },
@@ -69,10 +72,10 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
     '/health',
     { schema: { summary: 'Liveness and dependency status', tags: ['station'], response: { 200: Health } } },
     async () => {
-      const [store, space] = await Promise.all([storeHealth(), disk.read()]);
+      const [store, space] = await Promise.all([storeHealth(), disk.read().catch(() => null)]);
       const relayStore = app.relayStore?.() ?? null;
       const seconds = unixSeconds(app.clock);
-      const healthy = app.relay.connected && store.ok && (relayStore?.ok ?? true) && !space.low;
+      const healthy = app.relay.connected && store.ok && (relayStore?.ok ?? true) && !space?.low;
       return {
         status: healthy ? ('ok' as const) : ('degraded' as const),
         relay: app.relay.connected ? 'connected' : 'disconnected',
@@ -87,7 +90,7 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
         })),
         relay_store: relayStore,
         content_store: store.ok ? store.detail : 'unavailable',
-        disk: { free_mb: Math.floor(space.freeBytes / 1024 / 1024), low: space.low },
+        disk: space && { free_mb: Math.floor(space.freeBytes / 1024 / 1024), low: space.low },
         nostr_verification: {
           backend: verifierBackend,
           checks: verificationStats.checks,

@@ -2,12 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../src/drive/manifest.js';
-import { DriveService } from '../../src/drive/service.js';
 import { EmbeddedStore } from '../../src/drive/store/embedded.js';
-import { addRecursiveCid, DEFAULT_LINKS } from '../drive/drive-fixture.js';
+import { addRecursiveCid } from '../drive/drive-fixture.js';
+import { openDriveAt } from '../drive/drive-on-disk.js';
 import { tempDir } from '../helpers/temp.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -58,16 +57,7 @@ function writer(root: string, count: number, size: number, prefix: string) {
 
 /** The drive as a process opening the directories afresh sees it. */
 async function reopen(root: string) {
-  const store = await EmbeddedStore.open(join(root, 'ipfs'));
-  const drive = new DriveService({
-    store,
-    users: { dirFor: (email: string) => join(root, 'nostr', email) },
-    clock: { now: () => Date.now() },
-    links: () => DEFAULT_LINKS,
-    logger: pino({ level: 'silent' }),
-    quotaBytes: 1024 * 1024 * MiB,
-    stagingDir: join(root, '.drive-staging'),
-  });
+  const { store, drive } = await openDriveAt(root);
   const user = { email: EMAIL, hex: 'ab'.repeat(32), npub: '', g1pub: null, gps: null };
   return { store, drive, driveDir: drive.driveDir(user), manifest: await drive.list(user) };
 }

@@ -6,10 +6,7 @@
  * Run: `node --import tsx test/e2e/drive-writer.ts <root> <email> <count> <size> <prefix>`.
  */
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { pino } from 'pino';
-import { DriveService } from '../../src/drive/service.js';
-import { EmbeddedStore } from '../../src/drive/store/embedded.js';
+import { openDriveAt } from '../drive/drive-on-disk.js';
 import { pseudoRandom } from '../drive/helpers.js';
 
 const [root, email, count, size, prefix] = process.argv.slice(2) as [string, string, string, string, string];
@@ -20,16 +17,7 @@ async function memory(field: 'VmHWM' | 'VmRSS'): Promise<number> {
 }
 
 const startRssBytes = await memory('VmRSS');
-const store = await EmbeddedStore.open(join(root, 'ipfs'));
-const drive = new DriveService({
-  store,
-  users: { dirFor: (address: string) => join(root, 'nostr', address) },
-  clock: { now: () => Date.now() },
-  links: () => ({ api: 'http://127.0.0.1:54321', gateway: 'http://127.0.0.1:8080' }),
-  logger: pino({ level: 'silent' }),
-  quotaBytes: 1024 * 1024 * 1024 * 1024,
-  stagingDir: join(root, '.drive-staging'),
-});
+const { store, drive } = await openDriveAt(root);
 const user = { email, hex: 'ab'.repeat(32), npub: '', g1pub: null, gps: null };
 await Promise.all(
   Array.from({ length: Number(count) }, async (_, i) => {

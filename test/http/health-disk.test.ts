@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
@@ -28,5 +29,13 @@ describe('/health and free disk space', () => {
     const body = answer.json<HealthBody>();
     expect(body.disk.low).toBe(true);
     expect(body.status).toBe('degraded');
+  });
+
+  it('answers with disk null, never 500, when the data directory cannot be measured', async () => {
+    t = await buildTestApp();
+    await rm(t.config.dataRoot, { recursive: true, force: true });
+    const answer = await t.app.inject({ url: '/health' });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json<{ disk: unknown }>().disk).toBeNull();
   });
 });
