@@ -1,8 +1,7 @@
-import { createReadStream } from 'node:fs';
-import { chmod, lstat, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { lstat, readdir, unlink, type FileHandle } from 'node:fs/promises';
 import { LRUCache } from 'lru-cache';
 import { localTimestamp, type Clock } from '../clock.js';
-import { writeStreamAtomic } from '../fs/atomic.js';
+import { moveFile } from '../fs/atomic.js';
 import type { StagedFile } from '../fs/staging.js';
 import { within } from '../fs/paths.js';
 import { BadRequestError, NotFoundError } from '../http/errors.js';
@@ -43,22 +42,10 @@ export function parseDomainParam(param: string): string | null {
 }
 
 /**
- * The owner's cookie files at the root of the user directory. Files arrive already on disk (a staged upload)
- * and are copied into a fresh mode-600 file renamed over the old one: never wider permissions, never a half
- * file, whatever the staging area's own permissions or file system.
+ * The owner's cookie files at the root of the user directory. Files arrive already on disk (a staged upload,
+ * mode 600 from creation, flushed) and are renamed over the old one; from another file system, a fresh
+ * mode-600 copy is (`moveFile`): never wider permissions, never a half file.
  */
-/** Moves `source` over `target` with mode 600; false when they are on different file systems. */
-async function renameInto(source: string, target: string): Promise<boolean> {
-  await chmod(source, 0o600);
-  try {
-    await rename(source, target);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EXDEV') return false;
-    throw error;
-  }
-}
-
 export class CookieVault {
   /** Earliest expiry per file version, so listing does not re-read unchanged files. */
   private readonly expiries = new LRUCache<string, { value: number | null }>({ max: 2_000 });
@@ -66,7 +53,7 @@ export class CookieVault {
   constructor(private readonly deps: CookieVaultDeps) {}
 
   /**
-   * Takes a staged cookie file (moved, or copied and left for the caller to delete). 400 when it is not one.
+   * Takes a staged cookie file (moved into the user directory). 400 when it is not one.
    * A file whose whole content staging kept in memory (`head`: the usual cookie file) is not read again.
    */
   async accept(
@@ -82,10 +69,7 @@ export class CookieVault {
     const userDir = this.deps.users.dirFor(owner.email);
     const fileName = cookieFileName(domain);
     const target = within(userDir, fileName);
-    // A staged upload (mode 600 from creation, already flushed) is renamed into place: no second copy, no
-    // second fsync. From another file system it is copied into a fresh mode-600 file renamed over the old one.
-    if (!(await renameInto(sourcePath, target)))
-      await writeStreamAtomic(target, createReadStream(sourcePath), { mode: 0o600 });
+    await moveFile(sourcePath, target, 0o600);
     const count = `${scan.cookies} cookie${scan.cookies === 1 ? '' : 's'}`;
     return {
       success: true,

@@ -109,7 +109,7 @@ export async function buildDriveRoot(
 ): Promise<DriveRoot> {
   const { change } = options;
   const changed: readonly DriveCategory[] = change ? [change.changed].flat() : [];
-  // Every node is stored at once: the store's writes of one publication share a transaction (lmdb-blocks.ts).
+  // Every node is stored at once: the store's writes of one publication share a transaction (store/block-storage.ts).
   const folderOf = async (category: DriveCategory): Promise<{ cid: string; dagSize: number }> => {
     const kept = change && !changed.includes(category) ? change.previous : null;
     const cid = kept?.folders[category];

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
@@ -40,6 +41,20 @@ export function writeStreamAtomic(
     // Written chunk by chunk: a pipeline into a FileHandle stream with autoClose off never settles.
     for await (const chunk of source) await handle.write(chunk);
   });
+}
+
+/**
+ * Moves `source` over `target`: a rename. Across file systems, a copy written as `writeStreamAtomic` writes
+ * (mode `mode` from creation, flushed, renamed in), then the source removed: never a half file at `target`.
+ */
+export async function moveFile(source: string, target: string, mode: number): Promise<void> {
+  try {
+    await rename(source, target);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    await writeStreamAtomic(target, createReadStream(source), { mode });
+    await rm(source, { force: true });
+  }
 }
 
 /** Fills a new temp file next to `target`, flushes, renames it over `target`; on failure removes the temp. */

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { copyFile, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { tempPathFor } from './atomic.js';
+import { moveFile } from './atomic.js';
 
 /** A complete file received into the staging area, not yet anywhere else. */
 export interface StagedFile {
@@ -90,18 +90,9 @@ export class StagingArea {
     await rm(staged.path, { force: true });
   }
 
-  /** Moves a staged file into place; across file systems it is copied first. */
+  /** Moves a staged file into place, still mode 600 (see `moveFile`: across file systems, a copy). */
   async moveTo(staged: Pick<StagedFile, 'path'>, target: string): Promise<void> {
-    try {
-      await rename(staged.path, target);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-      // Named like every atomic write's temp file, so the start-up sweep (sweep.ts) knows it.
-      const temp = tempPathFor(target);
-      await copyFile(staged.path, temp);
-      await rename(temp, target);
-      await rm(staged.path, { force: true });
-    }
+    await moveFile(staged.path, target, 0o600);
   }
 
   /** Removes what interrupted receptions left behind (files untouched for `olderThanMs`). */

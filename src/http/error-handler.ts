@@ -23,13 +23,13 @@ const FASTIFY_CODES: Record<string, { status: number; code: string }> = {
   FST_ERR_REP_INVALID_PAYLOAD_TYPE: { status: 500, code: 'INTERNAL' },
 };
 
-const DISK_FULL = new Set(['ENOSPC', 'EDQUOT']);
+const NO_SPACE_CODES = new Set(['ENOSPC', 'EDQUOT']);
 
 /** ENOSPC anywhere in the cause chain: libraries (blockstore, LMDB) wrap the file system's error. */
 function isDiskFull(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > 4) return false;
   const { code, cause } = error as { code?: unknown; cause?: unknown };
-  return (typeof code === 'string' && DISK_FULL.has(code)) || isDiskFull(cause, depth + 1);
+  return (typeof code === 'string' && NO_SPACE_CODES.has(code)) || isDiskFull(cause, depth + 1);
 }
 
 function toBody(error: FastifyError | AppError | Error): { status: number; body: ErrorBody } {

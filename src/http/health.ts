@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { localTimestamp, unixSeconds } from '../clock.js';
-import { DiskSpaceMonitor } from '../fs/disk-space.js';
-import type { StoreHealth } from '../drive/store/types.js';
+import { diskSpace } from '../fs/disk-space.js';
+import { recentAnswer } from './recent-answer.js';
 import { verificationStats, verifierBackend } from '../nostr/verify.js';
 
 const RelayState = Type.Object({
@@ -48,17 +48,6 @@ const Health = Type.Object({
   timestamp: Type.String(),
 });
 
-/** The content store's own probe, asked at most once a second however often `/health` is called. */
-function cachedStoreHealth(probe: () => Promise<StoreHealth>, now: () => number): () => Promise<StoreHealth> {
-  let last: { at: number; answer: Promise<StoreHealth> } | null = null;
-  return () => {
-    if (last && now() - last.at < 1_000) return last.answer;
-    const answer = probe();
-    last = { at: now(), answer };
-    return answer;
-  };
-}
-
 /**
  * Degraded only for what the station cannot work without: its own relay link, the embedded relay's store
  * (when it runs here), the content store and free disk space. An optional extra relay being down shows in
@@ -66,13 +55,14 @@ function cachedStoreHealth(probe: () => Promise<StoreHealth>, now: () => number)
  */
 export async function healthRoutes(app: FastifyInstance): Promise<void> {
   const now = () => app.clock.now();
-  const disk = new DiskSpaceMonitor(app.config.dataRoot, app.config.diskMinFreeBytes, now);
-  const storeHealth = cachedStoreHealth(() => app.contentStore.health(), now);
+  const { dataRoot, diskMinFreeBytes } = app.config;
+  const disk = recentAnswer(() => diskSpace(dataRoot, diskMinFreeBytes), 2_000, now);
+  const storeHealth = recentAnswer(() => app.contentStore.health(), 1_000, now);
   app.get(
     '/health',
     { schema: { summary: 'Liveness and dependency status', tags: ['station'], response: { 200: Health } } },
     async () => {
-      const [store, space] = await Promise.all([storeHealth(), disk.read().catch(() => null)]);
+      const [store, space] = await Promise.all([storeHealth(), disk().catch(() => null)]);
       const relayStore = app.relayStore?.() ?? null;
       const seconds = unixSeconds(app.clock);
       const healthy = app.relay.connected && store.ok && (relayStore?.ok ?? true) && !space?.low;

@@ -17,6 +17,9 @@ import { once_ } from './helpers.js';
 /** What published drives name when the configuration is the default one (PORT 54321, IPFS_GATEWAY :8080). */
 export const DEFAULT_LINKS: DriveLinks = { api: 'http://127.0.0.1:54321', gateway: 'http://127.0.0.1:8080' };
 
+/** A published drive root's entries: the four folders, then the explorer and the public manifest (sorted by name, as Kubo does). */
+export const ROOT_ENTRIES = ['Documents', 'Images', 'Music', 'Videos', '_index.html', 'manifest.json'];
+
 export interface DriveFixture {
   root: string;
   /** The drive's clock: the wall clock, unless a test sets `frozen` (dates are part of published roots). */

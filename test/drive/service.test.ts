@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { collect, once_ } from './helpers.js';
-import { addRecursiveCid, driveFixture, filesIn, type DriveFixture } from './drive-fixture.js';
+import { addRecursiveCid, driveFixture, filesIn, ROOT_ENTRIES, type DriveFixture } from './drive-fixture.js';
 
 describe('drive service', () => {
   let fx: DriveFixture;
@@ -44,14 +44,7 @@ describe('drive service', () => {
     });
     expect(last.rootCid).toBe(await addRecursiveCid(driveDir));
     // The four folders, then the explorer and the public manifest (links sorted by name, as Kubo does).
-    expect((await fx.store.ls(last.rootCid)).map((e) => e.name)).toEqual([
-      'Documents',
-      'Images',
-      'Music',
-      'Videos',
-      '_index.html',
-      'manifest.json',
-    ]);
+    expect((await fx.store.ls(last.rootCid)).map((e) => e.name)).toEqual(ROOT_ENTRIES);
     // The file is reachable under its name through its wrapper, and the wrapper and the root are pinned.
     expect((await collect(fx.store.cat(result.entry.ipfs_link))).toString()).toBe('hello world\n');
     const pins = await fx.store.pins();

@@ -1,7 +1,7 @@
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeFileAtomic, writeStreamAtomic } from '../../src/fs/atomic.js';
+import { moveFile, writeFileAtomic, writeStreamAtomic } from '../../src/fs/atomic.js';
 import { tempDir } from '../helpers/temp.js';
 
 const modeOf = async (path: string) => (await stat(path)).mode & 0o777;
@@ -45,5 +45,28 @@ describe('atomic writes', () => {
     expect(await readFile(target, 'utf8')).toBe('{"v":1}');
     expect(await readdir(dir.path)).toEqual(['data.json']);
     expect(await modeOf(target)).toBe(0o644);
+  });
+
+  it('moves a file by renaming it, and across file systems by a private copy renamed in', async () => {
+    const same = join(dir.path, 'staged');
+    await writeFile(same, 'secret', { mode: 0o600 });
+    await moveFile(same, join(dir.path, 'placed'), 0o600);
+    expect(await readdir(dir.path)).toEqual(['placed']);
+    // /dev/shm is a tmpfs here, another file system than the temp directory: rename fails with EXDEV.
+    const [shm, here] = await Promise.all([stat('/dev/shm').catch(() => null), stat(dir.path)]);
+    if (!shm || shm.dev === here.dev) return;
+    const elsewhere = await mkdtemp('/dev/shm/move-');
+    try {
+      const source = join(elsewhere, 'staged');
+      await writeFile(source, 'other file system', { mode: 0o644 });
+      const target = join(dir.path, 'placed');
+      await moveFile(source, target, 0o600);
+      expect(await readFile(target, 'utf8')).toBe('other file system');
+      expect(await modeOf(target)).toBe(0o600);
+      expect(await readdir(elsewhere)).toEqual([]);
+      expect(await readdir(dir.path)).toEqual(['placed']);
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
   });
 });

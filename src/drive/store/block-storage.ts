@@ -12,6 +12,9 @@ import { OnceBlocks } from './once-blocks.js';
  */
 export const SMALL_FILE_BYTES = 1024 * 1024;
 
+/** Past SMALL_FILE_BYTES, blocks this small (a large file's inner nodes) still go to LMDB, with its root. */
+const SMALL_BLOCK_BYTES = 16 * 1024;
+
 /** A missing block, named as the UnixFS exporter expects (see `translate` in embedded.ts). */
 class BlockNotFoundError extends Error {
   override readonly name = 'NotFoundError';
@@ -59,7 +62,7 @@ export class BlockStorage {
       put: (cid, bytes) => {
         const before = written;
         written += bytes.byteLength;
-        return before >= SMALL_FILE_BYTES && bytes.byteLength > 16 * 1024
+        return before >= SMALL_FILE_BYTES && bytes.byteLength > SMALL_BLOCK_BYTES
           ? this.once.put(cid, bytes)
           : this.put(cid, bytes);
       },

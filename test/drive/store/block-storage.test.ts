@@ -67,7 +67,7 @@ describe('the embedded store’s block storage', () => {
     }
   });
 
-  it('survives a reopen once flushed', async () => {
+  it('keeps blocks and pins across a reopen', async () => {
     const root = join(dir.path, 'store');
     const node = await block('durable');
     const storage = await BlockStorage.open(root);

@@ -1,0 +1,41 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Manifest } from '../../src/drive/manifest.js';
+import { openDriveAt } from './drive-on-disk.js';
+import { once_ } from './helpers.js';
+import { tempDir } from '../helpers/temp.js';
+
+describe('a drive publication and the content store’s flush', () => {
+  let cleanup: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await cleanup?.();
+  });
+
+  it('flushes the store before the manifest names the new file, never after', async () => {
+    const dir = await tempDir('flush-order-');
+    const { store, drive } = await openDriveAt(dir.path);
+    cleanup = async () => {
+      await store.close();
+      await dir.cleanup();
+    };
+    const user = { email: 'flush@example.org', hex: 'cd'.repeat(32), npub: '', g1pub: null, gps: null };
+    const manifestPath = join(drive.driveDir(user), 'manifest.json');
+    const listedAtFlush: boolean[] = [];
+    const flush = store.flush.bind(store);
+    store.flush = async () => {
+      const manifest = await readFile(manifestPath, 'utf8').then(
+        (text) => JSON.parse(text) as Manifest,
+        () => null,
+      );
+      listedAtFlush.push(manifest?.files.some((f) => f.name === 'late.txt') ?? false);
+      await flush();
+    };
+    await drive.addStream(user, 'early.txt', once_(Buffer.from('first')), { kind: 'cli' });
+    listedAtFlush.length = 0;
+    const added = await drive.addStream(user, 'late.txt', once_(Buffer.from('second')), { kind: 'cli' });
+    expect(listedAtFlush).toEqual([false]);
+    const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as Manifest;
+    expect(manifest.files.map((f) => f.path)).toContain(added.entry.path);
+  });
+});
