@@ -54,12 +54,14 @@ try {
         files_before: target,
         uploads: MEASURED,
         cpu_ms_per_upload: Math.round(((cpu.user + cpu.system) / 1000 / MEASURED) * 10) / 10,
+        user_ms: Math.round((cpu.user / 1000 / MEASURED) * 10) / 10,
         wall_p50_ms: Math.round(walls[Math.floor(MEASURED / 2)]!),
         wall_p99_ms: Math.round(walls[Math.min(MEASURED - 1, Math.floor(MEASURED * 0.99))]!),
       }),
     );
   }
 } finally {
+  await drive.drain();
   await store.close();
   await rm(root, { recursive: true, force: true });
 }

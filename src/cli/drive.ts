@@ -72,6 +72,8 @@ export const command: CliCommand = {
           out(JSON.stringify({ file, success: false, code, detail: (error as Error).message }));
         }
       }
+      // Folds the drive's change log into manifest.json before the process ends (see drive/manifest-log.ts).
+      await drive.drain();
       return failures > 0 ? 1 : 0;
     } finally {
       await store.close();

@@ -1,6 +1,6 @@
 import type { UserRecord } from '../identity/user-files.js';
 import { extensionForType } from './categories.js';
-import { usedBytes, type Provenance } from './manifest.js';
+import type { Provenance } from './manifest.js';
 import type { DriveFileResult } from './placement.js';
 import { QuotaExceededError, quotaLimit } from './quota.js';
 import type { DriveService } from './service.js';
@@ -19,7 +19,7 @@ function nameForBareCid(cid: string, head: Uint8Array): string {
  * category of its name, recording where it came from. Directories and files over the quota are refused.
  */
 export async function copyFromPublicDrive(
-  drive: Pick<DriveService, 'list' | 'staging' | 'commit' | 'quotaBytes'>,
+  drive: Pick<DriveService, 'usedBytes' | 'staging' | 'commit' | 'quotaBytes'>,
   store: Pick<ContentStore, 'stat' | 'cat'>,
   user: UserRecord,
   ipfsLink: string,
@@ -27,7 +27,7 @@ export async function copyFromPublicDrive(
   const link = parseIpfsPath(ipfsLink);
   const info = await store.stat(link.path);
   if (info.type !== 'file') throw new NotAFileError(link.path);
-  const room = drive.quotaBytes - usedBytes(await drive.list(user));
+  const room = drive.quotaBytes - (await drive.usedBytes(user));
   if (info.size > room) throw new QuotaExceededError(drive.quotaBytes);
   const staged = await drive.staging.receive(store.cat(link.path), [quotaLimit(room)]);
   const fileName = link.segments.at(-1) ?? nameForBareCid(info.cid, staged.head);

@@ -33,7 +33,7 @@ const publishedProperties = {
   explorer: Type.Literal(EXPLORER_NAME),
   total_files: Type.Integer(),
   total_size: Type.Integer({ description: 'Bytes' }),
-  files: Type.Array(PublishedFile, { description: 'Sorted by path' }),
+  files: Type.Array(PublishedFile, { description: 'In the order they were added' }),
 };
 
 /**

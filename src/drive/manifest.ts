@@ -1,7 +1,3 @@
-import { readFile, stat } from 'node:fs/promises';
-import { LRUCache } from 'lru-cache';
-import { writeFileAtomic } from '../fs/atomic.js';
-import { AppError } from '../http/errors.js';
 import type { DriveCategory } from './categories.js';
 
 /** Where a drive file came from. */
@@ -34,7 +30,7 @@ export interface ManifestEntry {
   source: Provenance;
 }
 
-/** `APP/uDRIVE/manifest.json`: the list of the drive, and the CID of its published tree. */
+/** `APP/uDRIVE/manifest.json`: the list of the drive, and the CID of its published tree (see manifest-log.ts). */
 export interface Manifest {
   version: 1;
   owner_email: string;
@@ -47,7 +43,10 @@ export interface Manifest {
   total_size: number;
   total_files: number;
   updated_at: string;
+  /** In the order they were added (see drive-state.ts). */
   files: ManifestEntry[];
+  /** The last change of `.manifest.log` this file holds (see manifest-log.ts). */
+  log_seq?: number;
 }
 
 export function emptyManifest(owner: { email: string; hex: string }, at: string): Manifest {
@@ -65,7 +64,7 @@ export function emptyManifest(owner: { email: string; hex: string }, at: string)
   };
 }
 
-function isManifest(value: unknown): value is Manifest {
+export function isManifest(value: unknown): value is Manifest {
   const m = value as Manifest | null;
   return (
     typeof m === 'object' &&
@@ -73,77 +72,4 @@ function isManifest(value: unknown): value is Manifest {
     Array.isArray(m.files) &&
     m.files.every((f) => typeof f?.path === 'string')
   );
-}
-
-/**
- * Parsed manifests of the drives in use, keyed by what changes with every write: the atomic rename gives the
- * file a new inode, so a manifest another process (a PM2 worker, the CLI) wrote is never mistaken for ours.
- * Entries are never modified in place, so copies share them.
- */
-const parsed = new LRUCache<string, { version: string; manifest: Manifest }>({ max: 256 });
-
-async function versionOf(path: string): Promise<string> {
-  const info = await stat(path, { bigint: true });
-  return `${info.ino}:${info.mtimeNs}:${info.size}`;
-}
-
-function copyOf(manifest: Manifest): Manifest {
-  return {
-    ...manifest,
-    folders: { ...manifest.folders },
-    folder_dag_sizes: { ...manifest.folder_dag_sizes },
-    files: [...manifest.files],
-  };
-}
-
-export async function readManifest(
-  path: string,
-  owner: { email: string; hex: string },
-  at: string,
-): Promise<Manifest> {
-  let version: string;
-  try {
-    version = await versionOf(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyManifest(owner, at);
-    throw error;
-  }
-  const cached = parsed.get(path);
-  if (cached?.version === version) return copyOf(cached.manifest);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyManifest(owner, at);
-    throw error;
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    value = null;
-  }
-  // Written atomically, so a broken manifest was edited by hand: refuse rather than lose the list.
-  if (!isManifest(value))
-    throw new AppError(500, 'MANIFEST_UNREADABLE', 'The drive manifest is not readable.');
-  const manifest = { ...emptyManifest(owner, at), ...value };
-  // The version read before the text: if the file changed in between, the next read parses it again.
-  parsed.set(path, { version, manifest: copyOf(manifest) });
-  return manifest;
-}
-
-/** Several times faster than letting the file handle encode a megabyte of text (Buffer.from). */
-const utf8 = new TextEncoder();
-
-/** Sorted by path, totals recomputed, written with temp file + rename. */
-export async function writeManifest(path: string, manifest: Manifest): Promise<void> {
-  manifest.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  manifest.total_files = manifest.files.length;
-  manifest.total_size = usedBytes(manifest);
-  await writeFileAtomic(path, utf8.encode(`${JSON.stringify(manifest, null, 2)}\n`), { mode: 0o644 });
-  parsed.set(path, { version: await versionOf(path), manifest: copyOf(manifest) });
-}
-
-export function usedBytes(manifest: Manifest): number {
-  return manifest.files.reduce((sum, f) => sum + f.size, 0);
 }

@@ -3,7 +3,7 @@ import { within } from '../fs/paths.js';
 import type { StagedFile } from '../fs/staging.js';
 import type { DriveCategory } from './categories.js';
 import type { JournalRecord } from './journal.js';
-import type { Manifest, ManifestEntry, Provenance } from './manifest.js';
+import type { ManifestEntry, Provenance } from './manifest.js';
 import { numberedName } from './names.js';
 import type { AddResult } from './store/types.js';
 
@@ -43,10 +43,6 @@ export interface MovedFile {
 
 const MAX_NUMBERED_NAMES = 10_000;
 
-export function sameContent(manifest: Manifest, sha256: string): ManifestEntry | undefined {
-  return manifest.files.find((f) => f.sha256 === sha256);
-}
-
 const exists = (path: string) =>
   stat(path).then(
     () => true,
@@ -59,17 +55,6 @@ export interface Wanted {
   name: string;
 }
 
-/** The names a category's files use in the manifest, built once per batch rather than once per file. */
-function takenNames(manifest: Manifest): Map<DriveCategory, Set<string>> {
-  const taken = new Map<DriveCategory, Set<string>>();
-  for (const file of manifest.files) {
-    let names = taken.get(file.category);
-    if (!names) taken.set(file.category, (names = new Set()));
-    names.add(file.name);
-  }
-  return taken;
-}
-
 /**
  * For each file of a batch, in order, the name asked for or the first numbered one (`a (1).jpg`) that neither
  * the manifest, the folder on disk nor an earlier file of the batch has taken; null when none of
@@ -78,17 +63,27 @@ function takenNames(manifest: Manifest): Map<DriveCategory, Set<string>> {
  */
 export async function freeNames(
   driveDir: string,
-  manifest: Manifest,
+  isListed: (path: string) => boolean,
   wanted: readonly Wanted[],
+  /**
+   * Per name asked for (`<category>/<name>`), a number below which every numbered name is listed: where the
+   * search starts, so that the thousandth `photo.jpg` does not try the 999 names before it. Kept by the
+   * caller between batches and cleared when a file is removed (DriveState.numberHints).
+   */
+  hints: Map<string, number> = new Map(),
 ): Promise<(string | null)[]> {
-  const taken = takenNames(manifest);
   const inBatch = new Set<string>();
-  const isFree = (category: DriveCategory, candidate: string) =>
-    !taken.get(category)?.has(candidate) && !inBatch.has(`${category}/${candidate}`);
   const pick = (want: Wanted, from: number): { name: string; next: number } | null => {
-    for (let n = from; n < MAX_NUMBERED_NAMES; n++) {
-      const candidate = n === 0 ? want.name : numberedName(want.name, n);
-      if (isFree(want.category, candidate)) return { name: candidate, next: n + 1 };
+    const key = `${want.category}/${want.name}`;
+    let unlisted: number | null = null;
+    for (let n = Math.max(from, from === 0 ? (hints.get(key) ?? 0) : 0); n < MAX_NUMBERED_NAMES; n++) {
+      const path = `${want.category}/${n === 0 ? want.name : numberedName(want.name, n)}`;
+      if (isListed(path)) continue;
+      unlisted ??= n;
+      if (!inBatch.has(path)) {
+        if (from === 0) hints.set(key, unlisted);
+        return { name: path.slice(want.category.length + 1), next: n + 1 };
+      }
     }
     return null;
   };

@@ -6,7 +6,12 @@ import { loadExplorer } from './explorer.js';
 import type { DriveLinks } from './links.js';
 import { EXPLORER_NAME, PUBLISHED_MANIFEST_NAME } from './listing-schema.js';
 import { publishedManifestBytes, type PublishedSource } from './published.js';
-import { DirectoryTooLargeError, encodeDirectory, type EncodedDirectory } from './store/dag.js';
+import {
+  DirectoryTooLargeError,
+  encodeDirectory,
+  type DirectoryLink,
+  type EncodedDirectory,
+} from './store/dag.js';
 import { encodeShardedDirectory } from './store/hamt.js';
 import type { AddResult, ContentStore } from './store/types.js';
 
@@ -96,6 +101,15 @@ async function addExplorer(store: RootWriter): Promise<AddResult> {
   return added;
 }
 
+/** One link object per drive entry, so that its encoding is reused by every later folder (store/dag.ts). */
+const entryLinks = new WeakMap<PublishedSource['files'][number], DirectoryLink>();
+
+function linkOf(entry: PublishedSource['files'][number]): DirectoryLink {
+  let link = entryLinks.get(entry);
+  if (!link) entryLinks.set(entry, (link = { name: entry.name, cid: entry.cid, dagSize: entry.dag_size }));
+  return link;
+}
+
 /**
  * The drive's published tree: the nodes `ipfs add -r` makes of a folder holding one folder per category
  * (empty ones included) with the manifest's files by name, plus `manifest.json` (the public manifest, see
@@ -105,7 +119,12 @@ async function addExplorer(store: RootWriter): Promise<AddResult> {
 export async function buildDriveRoot(
   store: RootWriter,
   drive: PublishedSource,
-  options: { links: DriveLinks; change?: DriveRootChange },
+  options: {
+    links: DriveLinks;
+    change?: DriveRootChange;
+    /** The public manifest, already stored (published-file.ts); by default built whole from `drive`. */
+    manifest?: Promise<Pick<AddResult, 'cid' | 'dagSize'>>;
+  },
 ): Promise<DriveRoot> {
   const { change } = options;
   const changed: readonly DriveCategory[] = change ? [change.changed].flat() : [];
@@ -115,14 +134,12 @@ export async function buildDriveRoot(
     const cid = kept?.folders[category];
     const dagSize = kept?.folderDagSizes[category];
     if (cid !== undefined && dagSize !== undefined) return { cid, dagSize };
-    const links = drive.files
-      .filter((f) => f.category === category)
-      .map((f) => ({ name: f.name, cid: f.cid, dagSize: f.dag_size }));
+    const links = drive.files.filter((f) => f.category === category).map(linkOf);
     return storeFolder(store, links);
   };
   const [built, manifest, explorer] = await Promise.all([
     Promise.all(DRIVE_CATEGORIES.map(folderOf)),
-    addBytes(store, publishedManifestBytes(drive, options.links)),
+    options.manifest ?? addBytes(store, publishedManifestBytes(drive, options.links)),
     addExplorer(store),
   ]);
   const folders = {} as Record<DriveCategory, string>;

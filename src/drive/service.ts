@@ -17,12 +17,14 @@ import { GroupCommits } from './group-commit.js';
 import { InFlight } from './in-flight.js';
 import { DriveLocks } from './lock.js';
 import { publishedManifest } from './published.js';
-import { readManifest, usedBytes, type Manifest, type ManifestEntry, type Provenance } from './manifest.js';
+import type { Manifest, ManifestEntry, Provenance } from './manifest.js';
+import { loadDrive, readManifest, recentDrive, type LoadedDrive } from './manifest-log.js';
+import { Checkpoints } from './checkpoints.js';
 import { parseDrivePath, sanitiseFileName } from './names.js';
 import { QuotaExceededError, quotaLimit } from './quota.js';
 import type { DriveObserver } from './blobs/index-sync.js';
 import { copyFromPublicDrive } from './copy.js';
-import { DriveWriter, sameContent, type DriveFileResult, type DriveStore } from './writer.js';
+import { DriveWriter, type DriveFileResult, type DriveStore } from './writer.js';
 
 export type { DriveFileResult, DriveStore };
 
@@ -61,6 +63,7 @@ export class DriveService {
   readonly staging: StagingArea;
   private readonly locks: DriveLocks;
   private readonly commits: GroupCommits;
+  private readonly checkpoints: Checkpoints;
   private readonly inFlight = new InFlight();
   private readonly imports = pLimit(IMPORT_CONCURRENCY);
   private lastSweep = 0;
@@ -70,6 +73,7 @@ export class DriveService {
     this.staging = new StagingArea(deps.stagingDir, COOKIE_SNIFF_BYTES);
     this.locks = new DriveLocks(deps.logger);
     this.commits = new GroupCommits(this.locks);
+    this.checkpoints = new Checkpoints(this.locks, deps.logger, () => this.now());
   }
 
   get quotaBytes(): number {
@@ -80,10 +84,26 @@ export class DriveService {
     return within(this.deps.users.dirFor(user.email), 'APP', 'uDRIVE');
   }
 
-  /** The manifest as last written (no lock needed: it is always replaced whole). */
+  /** The manifest as last changed (no lock needed: changes are applied whole, see manifest-log.ts). */
   list(user: Pick<UserRecord, 'email' | 'hex'>): Promise<Manifest> {
-    const at = localTimestamp(this.deps.clock.now());
-    return readManifest(join(this.driveDir(user), 'manifest.json'), user, at);
+    return readManifest(this.manifestPath(user), user, this.now());
+  }
+
+  /** Bytes the user's drive holds, as last seen (the writer checks the quota again under the lock). */
+  async usedBytes(user: Pick<UserRecord, 'email' | 'hex'>): Promise<number> {
+    return (await this.recent(user)).state.usedBytes;
+  }
+
+  private recent(user: Pick<UserRecord, 'email' | 'hex'>): Promise<LoadedDrive> {
+    return recentDrive(this.manifestPath(user), user, this.now());
+  }
+
+  private manifestPath(user: Pick<UserRecord, 'email'>): string {
+    return join(this.driveDir(user), 'manifest.json');
+  }
+
+  private now(): string {
+    return localTimestamp(this.deps.clock.now());
   }
 
   /** The drive as `GET /api/drive` shows it: the public manifest and the current root. */
@@ -101,7 +121,7 @@ export class DriveService {
 
   /** Receives content for a known user: bounded by the room left in that user's quota. */
   async stageFor(user: UserRecord, content: AsyncIterable<Uint8Array>): Promise<StagedFile> {
-    const room = this.deps.quotaBytes - usedBytes(await this.list(user));
+    const room = this.deps.quotaBytes - (await this.usedBytes(user));
     return this.staging.receive(content, [quotaLimit(room)]);
   }
 
@@ -132,8 +152,10 @@ export class DriveService {
     return this.inFlight.track(work);
   }
 
-  drain(): Promise<void> {
-    return this.inFlight.drain();
+  /** Waits for the changes in progress, then folds every drive's log into its manifest.json. */
+  async drain(): Promise<void> {
+    await this.inFlight.drain();
+    await this.checkpoints.all();
   }
 
   private async commitNow(
@@ -144,10 +166,14 @@ export class DriveService {
     this.sweepSometimes();
     try {
       const name = sanitiseFileName(input.fileName);
-      const manifest = await this.list(user);
-      const same = input.reuseSameContent ? sameContent(manifest, staged.sha256) : undefined;
-      if (same) return this.writer(user, this.driveDir(user)).existing(manifest, same);
-      if (usedBytes(manifest) + staged.size > this.deps.quotaBytes)
+      const { state } = await this.recent(user);
+      if (input.reuseSameContent && state.withSha256(staged.sha256)) {
+        // Answered without the lock: only from the drive as it is on disk now (another process may have deleted it).
+        const current = (await loadDrive(this.manifestPath(user), user, this.now())).state;
+        const same = current.withSha256(staged.sha256);
+        if (same) return this.writer(user, this.driveDir(user)).existing(current.manifest.root_cid, same);
+      }
+      if (state.usedBytes + staged.size > this.deps.quotaBytes)
         throw new QuotaExceededError(this.deps.quotaBytes);
       // Not pinned on its own: the wrapper pinned under the lock covers it, and a refused upload leaves no pin.
       const added = await this.imports(() =>
@@ -166,6 +192,7 @@ export class DriveService {
       const result = await this.commits.place(driveDir, placement, (batch) =>
         this.writer(user, driveDir).placeAll(batch),
       );
+      this.checkpoints.soon(this.manifestPath(user), user);
       if (!result.existing) await this.tell((observer) => observer.placed(user, result.entry));
       return result;
     } finally {
@@ -196,6 +223,7 @@ export class DriveService {
       await releaseMedia(this.deps.store, driveDir, wrapperOf(removal.entry), this.deps.logger);
       return removal;
     });
+    this.checkpoints.soon(this.manifestPath(user), user);
     await this.tell((observer) => observer.removed(user, removed.entry, removed.remaining));
     return { entry: removed.entry, rootCid: removed.rootCid };
   }

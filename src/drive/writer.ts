@@ -7,17 +7,19 @@ import type { StagingArea } from '../fs/staging.js';
 import { ConflictError, NotFoundError } from '../http/errors.js';
 import type { UserRecord } from '../identity/user-files.js';
 import { categoryFor, fileTypeFor, mimeTypeFor, type DriveCategory } from './categories.js';
-import { Journal } from './journal.js';
+import { replayLegacyJournal, settleMoves } from './journal.js';
 import {
   freeNames,
-  sameContent,
   type DriveFileResult,
   type MovedFile,
   type Placement,
   type PlacementOutcome,
 } from './placement.js';
-import { readManifest, usedBytes, writeManifest, type Manifest, type ManifestEntry } from './manifest.js';
+import type { DriveChange } from './drive-state.js';
+import type { ManifestEntry } from './manifest.js';
+import { commitChange, loadDrive, noteMoving, type LoadedDrive } from './manifest-log.js';
 import type { DriveLinks } from './links.js';
+import { storePublishedManifest } from './published-file.js';
 import { buildDriveRoot, wrapFile } from './root.js';
 import { QuotaExceededError } from './quota.js';
 import type { ContentStore } from './store/types.js';
@@ -28,7 +30,6 @@ export type { DriveFileResult, Placement, PlacementOutcome };
 
 const nameTaken = (name: string) =>
   new ConflictError('NAME_TAKEN', `Too many files named like ${name}; rename the file.`);
-export { sameContent };
 
 /** The changes of one drive, each called with the drive lock held (see DriveService, GroupCommits). */
 export class DriveWriter {
@@ -52,16 +53,17 @@ export class DriveWriter {
    * a failed publication fails the whole batch and takes its files back out.
    */
   async placeAll(placements: readonly Placement[]): Promise<PlacementOutcome[]> {
-    const manifest = await this.load();
+    const drive = await this.load();
+    const { state } = drive;
     const outcomes: PlacementOutcome[] = [];
     const accepted: { index: number; moved: MovedFile }[] = [];
     // Quota and names are given in arrival order (a batch's numbered names do not depend on timing); the rest
     // of each file's preparation (its wrapper, its pin) runs for the whole batch at once.
-    let bytes = usedBytes(manifest);
+    let bytes = state.usedBytes;
     const fitting: { index: number; placement: Placement; category: DriveCategory }[] = [];
     for (const [index, placement] of placements.entries()) {
-      const same = placement.reuseSameContent ? sameContent(manifest, placement.staged.sha256) : undefined;
-      if (same) outcomes[index] = { ok: true, result: this.existing(manifest, same) };
+      const same = placement.reuseSameContent ? state.withSha256(placement.staged.sha256) : undefined;
+      if (same) outcomes[index] = { ok: true, result: this.existing(state.manifest.root_cid, same) };
       else if (bytes + placement.staged.size > this.deps.quotaBytes)
         outcomes[index] = { ok: false, error: new QuotaExceededError(this.deps.quotaBytes) };
       else {
@@ -71,8 +73,9 @@ export class DriveWriter {
     }
     const names = await freeNames(
       this.driveDir,
-      manifest,
+      (path) => state.entry(path) !== undefined,
       fitting.map(({ placement, category }) => ({ category, name: placement.name })),
+      state.numberHints,
     );
     const named: { index: number; placement: Placement; category: DriveCategory; name: string }[] = [];
     for (const [i, file] of fitting.entries()) {
@@ -91,17 +94,19 @@ export class DriveWriter {
     );
     if (accepted.length === 0) return outcomes;
     accepted.sort((a, b) => a.index - b.index);
-    const record = await this.journal().begin(accepted.map(({ moved }) => moved.record));
     try {
+      await noteMoving(
+        this.manifestPath(),
+        drive,
+        accepted.map(({ moved }) => moved.record),
+      );
       await Promise.all(
         accepted.map(async ({ moved }) => {
           await this.deps.staging.moveTo(moved.staged, moved.record.final);
           await chmod(moved.record.final, 0o644); // staged private; published content is readable
         }),
       );
-      manifest.files.push(...accepted.map(({ moved }) => moved.record.entry));
-      const changed = [...new Set(accepted.map(({ moved }) => moved.record.entry.category))];
-      const rootCid = await this.publish(manifest, changed);
+      const rootCid = await this.publish(drive, { add: accepted.map(({ moved }) => moved.record.entry) });
       for (const { index, moved } of accepted) outcomes[index] = { ok: true, result: moved.result(rootCid) };
       // Files found again in the drive by reuseSameContent answer with the root that holds them.
       for (const outcome of outcomes)
@@ -113,8 +118,8 @@ export class DriveWriter {
         await this.unpinQuietly(moved.wrapper);
         outcomes[index] = { ok: false, error };
       }
-    } finally {
-      await this.journal().end(record);
+      // Nothing of the batch is left to settle (the note stays in the log, describing files now gone).
+      drive.moving = null;
     }
     return outcomes;
   }
@@ -153,12 +158,12 @@ export class DriveWriter {
   }
 
   /** The answer for a file the drive already holds. */
-  existing(manifest: Manifest, entry: ManifestEntry): DriveFileResult {
+  existing(rootCid: string | null, entry: ManifestEntry): DriveFileResult {
     const targetDirectory = within(this.driveDir, entry.category);
     const filePath = `APP/uDRIVE/${entry.path}`;
     return {
       entry,
-      rootCid: manifest.root_cid ?? '',
+      rootCid: rootCid ?? '',
       targetDirectory,
       filePath,
       renamed: false,
@@ -168,52 +173,76 @@ export class DriveWriter {
 
   /** Takes a file out of the manifest, the folder and the pins; answers with the files that remain. */
   async remove(path: string): Promise<{ entry: ManifestEntry; rootCid: string; remaining: ManifestEntry[] }> {
-    const manifest = await this.load();
-    const entry = manifest.files.find((f) => f.path === path);
+    const drive = await this.load();
+    const entry = drive.state.entry(path);
     if (!entry) throw new NotFoundError('FILE_NOT_FOUND', `There is no file ${path} in the drive.`);
-    manifest.files = manifest.files.filter((f) => f !== entry);
-    const rootCid = await this.publish(manifest, [entry.category]);
+    const rootCid = await this.publish(drive, { remove: [path] });
     await rm(within(this.driveDir, entry.category, entry.name), { force: true });
     // Only the wrapper was pinned for this file; other drives holding the same content pin their own.
     await this.unpinQuietly(entry.ipfs_link.split('/')[0]!);
-    return { entry, rootCid, remaining: manifest.files };
+    return { entry, rootCid, remaining: [...drive.state.manifest.files] };
   }
 
-  /** The manifest, with uploads interrupted by a crash settled first (see Journal). */
-  private async load(): Promise<Manifest> {
-    const manifest = await readManifest(join(this.driveDir, 'manifest.json'), this.user, this.now());
-    const known = (path: string) => manifest.files.some((f) => f.path === path);
-    const recovered = await this.journal().replay(known);
+  /** The drive, with uploads interrupted by a crash settled first (see journal.ts). */
+  private async load(): Promise<LoadedDrive> {
+    const drive = await loadDrive(this.manifestPath(), this.user, this.now());
+    const listed = (path: string) => drive.state.entry(path) !== undefined;
+    const recovered = drive.moving ? await settleMoves(drive.moving, listed) : [];
+    drive.moving = null;
+    // Earlier versions' journal: a missing folder costs one failed readdir.
+    recovered.push(...(await replayLegacyJournal(this.driveDir, listed)));
     if (recovered.length > 0) {
       this.deps.logger.warn(
         { email: this.user.email, files: recovered.length },
         'drive: recovered interrupted uploads',
       );
-      manifest.files.push(...recovered);
-      await this.publish(manifest);
+      await this.publish(drive, { add: recovered }, { rebuild: true });
     }
-    return manifest;
+    return drive;
   }
 
   /**
-   * Rebuilds the published tree (only the `changed` category's folder when given), pins it, writes the
-   * manifest, then lets the previous tree go.
+   * Builds the published tree of the drive once `change` is made (only the changed categories' folders,
+   * unless `rebuild`), pins it, makes the change durable (manifest-log.ts), then lets the previous tree go.
    */
-  private async publish(manifest: Manifest, changed?: readonly DriveCategory[]): Promise<string> {
+  private async publish(
+    drive: LoadedDrive,
+    change: Omit<DriveChange, 'tree'>,
+    options: { rebuild?: boolean } = {},
+  ): Promise<string> {
+    const { manifest } = drive.state;
     const previous = manifest.root_cid;
-    const change = changed && {
-      changed,
-      previous: { folders: manifest.folders, folderDagSizes: manifest.folder_dag_sizes },
-    };
-    const root = await buildDriveRoot(this.deps.store, manifest, { links: this.deps.links(), change });
+    const touched = [...(change.add ?? []), ...(change.remove ?? []).map((p) => drive.state.entry(p)!)];
+    const rebuild = options.rebuild || !previous;
+    const published = { owner_hex_pubkey: manifest.owner_hex_pubkey, files: drive.state.filesAfter(change) };
+    const links = this.deps.links();
+    const manifestFile = storePublishedManifest(this.deps.store, this.driveDir, {
+      previousRoot: previous,
+      drive: published,
+      appended: change.remove?.length ? null : (change.add ?? []),
+      links,
+    });
+    const root = await buildDriveRoot(this.deps.store, published, {
+      links,
+      manifest: manifestFile,
+      change: rebuild
+        ? undefined
+        : {
+            changed: [...new Set(touched.map((f) => f.category))],
+            previous: { folders: manifest.folders, folderDagSizes: manifest.folder_dag_sizes },
+          },
+    });
+    (await manifestFile).published(root.rootCid);
     if (root.rootCid !== previous) await this.deps.store.pin(root.rootCid);
     // The files' blocks, their wrappers and this tree, all durable before the manifest points at them.
     await this.deps.store.flush();
-    manifest.root_cid = root.rootCid;
-    manifest.folders = root.folders;
-    manifest.folder_dag_sizes = root.folderDagSizes;
-    manifest.updated_at = this.now();
-    await writeManifest(join(this.driveDir, 'manifest.json'), manifest);
+    const tree = {
+      root_cid: root.rootCid,
+      folders: root.folders,
+      folder_dag_sizes: root.folderDagSizes,
+      updated_at: this.now(),
+    };
+    await commitChange(this.manifestPath(), drive, { ...change, tree });
     if (previous && previous !== root.rootCid) await this.unpinQuietly(previous);
     return root.rootCid;
   }
@@ -225,8 +254,8 @@ export class DriveWriter {
     });
   }
 
-  private journal(): Journal {
-    return new Journal(join(this.driveDir, '.journal'));
+  private manifestPath(): string {
+    return join(this.driveDir, 'manifest.json');
   }
 
   private now(): string {

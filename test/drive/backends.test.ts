@@ -69,8 +69,9 @@ describe('the drive on either backend', () => {
     expect(pins).toContain(roots[1]!.at(-1));
     expect(pins).not.toContain(roots[1]![0]);
     const manifest = await viaKubo.drive.list(user('same@example.org'));
-    const copy = await viaKubo.drive.copyFrom(user('other@example.org'), manifest.files[0]!.ipfs_link);
-    expect(copy.entry).toMatchObject({ path: 'Documents/a (1).txt', cid: manifest.files[0]!.cid });
+    const numbered = manifest.files.find((f) => f.name === 'a (1).txt')!;
+    const copy = await viaKubo.drive.copyFrom(user('other@example.org'), numbered.ipfs_link);
+    expect(copy.entry).toMatchObject({ path: 'Documents/a (1).txt', cid: numbered.cid });
     await embedded.store.close();
   });
 

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { importer, type ImportCandidate } from 'ipfs-unixfs-importer';
 import type { CID } from 'multiformats/cid';
@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { loadExplorer } from '../../src/drive/explorer.js';
 import type { DriveLinks } from '../../src/drive/links.js';
 import type { Manifest } from '../../src/drive/manifest.js';
+import { readManifest } from '../../src/drive/manifest-log.js';
 import { publishedManifestBytes } from '../../src/drive/published.js';
 import { DriveService } from '../../src/drive/service.js';
 import { EmbeddedStore } from '../../src/drive/store/embedded.js';
@@ -68,12 +69,20 @@ export async function driveFixture(options: { quotaBytes?: number } = {}): Promi
 }
 
 /**
+ * A drive's manifest as the service sees it: `manifest.json` plus the changes logged since its last
+ * checkpoint (see src/drive/manifest-log.ts), which the file on disk trails by up to a second.
+ */
+export function readDriveManifest(driveDir: string): Promise<Manifest> {
+  return readManifest(join(driveDir, 'manifest.json'), { email: '', hex: '' }, '');
+}
+
+/**
  * The root CID `ipfs add -r` gives a folder holding the drive's folders as they are on disk (hidden files
  * left out), the public manifest derived from the one on disk, and the built explorer, as `manifest.json`
  * and `_index.html`: computed by ipfs-unixfs-importer's own directory builder rather than the drive's.
  */
 export async function addRecursiveCid(driveDir: string, links: DriveLinks = DEFAULT_LINKS): Promise<string> {
-  const manifest = JSON.parse(await readFile(join(driveDir, 'manifest.json'), 'utf8')) as Manifest;
+  const manifest = await readDriveManifest(driveDir);
   const candidates: ImportCandidate[] = [
     { path: 'uDRIVE/_index.html', content: (await loadExplorer()).bytes },
     { path: 'uDRIVE/manifest.json', content: publishedManifestBytes(manifest, links) },

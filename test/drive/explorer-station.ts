@@ -1,5 +1,4 @@
 import type { Page } from 'playwright-core';
-import { readFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { nip19 } from 'nostr-tools';
@@ -12,6 +11,7 @@ import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { multipart } from '../helpers/multipart.js';
 import { keyFromSecret, nip98Header, type TestKey } from '../helpers/nostr.js';
+import { readDriveManifest } from './drive-fixture.js';
 
 /** A 1×1 PNG: an image the browser really decodes. */
 export const PNG_1x1 = Buffer.from(
@@ -75,8 +75,8 @@ export async function startExplorerStation(): Promise<ExplorerStation> {
   const gateway = await startDriveGateway(t.config, t.app.contentStore, t.deps.logger, api);
   if (!gateway) throw new Error('the embedded gateway did not start');
   const browser = await launchBrowser();
-  const manifest = async (member: Member) =>
-    JSON.parse(await readFile(join(member.dir, 'APP', 'uDRIVE', 'manifest.json'), 'utf8')) as Manifest;
+  const manifest = (member: Member): Promise<Manifest> =>
+    readDriveManifest(join(member.dir, 'APP', 'uDRIVE'));
   return {
     t,
     api,

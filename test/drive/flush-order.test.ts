@@ -1,10 +1,9 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Manifest } from '../../src/drive/manifest.js';
 import { openDriveAt } from './drive-on-disk.js';
 import { once_ } from './helpers.js';
 import { tempDir } from '../helpers/temp.js';
+import { readDriveManifest } from './drive-fixture.js';
 
 describe('a drive publication and the content store’s flush', () => {
   let cleanup: (() => Promise<void>) | undefined;
@@ -24,18 +23,15 @@ describe('a drive publication and the content store’s flush', () => {
     const listedAtFlush: boolean[] = [];
     const flush = store.flush.bind(store);
     store.flush = async () => {
-      const manifest = await readFile(manifestPath, 'utf8').then(
-        (text) => JSON.parse(text) as Manifest,
-        () => null,
-      );
-      listedAtFlush.push(manifest?.files.some((f) => f.name === 'late.txt') ?? false);
+      const manifest = await readDriveManifest(dirname(manifestPath));
+      listedAtFlush.push(manifest.files.some((f) => f.name === 'late.txt'));
       await flush();
     };
     await drive.addStream(user, 'early.txt', once_(Buffer.from('first')), { kind: 'cli' });
     listedAtFlush.length = 0;
     const added = await drive.addStream(user, 'late.txt', once_(Buffer.from('second')), { kind: 'cli' });
     expect(listedAtFlush).toEqual([false]);
-    const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as Manifest;
+    const manifest = await readDriveManifest(dirname(manifestPath));
     expect(manifest.files.map((f) => f.path)).toContain(added.entry.path);
   });
 });

@@ -7,6 +7,7 @@ import { newKey } from '../helpers/nostr.js';
 import { addRecursiveCid } from './drive-fixture.js';
 import { register, type Owner } from '../helpers/multipart.js';
 import { postJson, upload } from './http.js';
+import { readDriveManifest } from './drive-fixture.js';
 
 const LOCAL_ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}$/;
 
@@ -63,7 +64,7 @@ describe('drive routes', () => {
       auth_verified: true,
     });
     expect(await readFile(join(driveDir, 'Images', 'été.jpg'), 'utf8')).toBe('not really a photo');
-    const manifest = JSON.parse(await readFile(join(driveDir, 'manifest.json'), 'utf8'));
+    const manifest = await readDriveManifest(driveDir);
     expect(manifest).toMatchObject({ root_cid: body.new_cid, total_files: 1, owner_hex_pubkey: alice.hex });
   });
 
@@ -83,7 +84,7 @@ describe('drive routes', () => {
     );
     expect(answers.map((a) => a.statusCode)).toEqual(Array(20).fill(200));
     const driveDir = join(carol.dir, 'APP', 'uDRIVE');
-    const manifest = JSON.parse(await readFile(join(driveDir, 'manifest.json'), 'utf8'));
+    const manifest = await readDriveManifest(driveDir);
     expect(manifest.total_files).toBe(20);
     expect(new Set(answers.map((a) => a.json().fileName)).size).toBe(20);
     expect(manifest.root_cid).toBe(await addRecursiveCid(driveDir));
@@ -141,8 +142,8 @@ describe('drive routes', () => {
 
   it('POST /api/upload_from_drive copies a file another user published', async () => {
     const published = (await upload(t, alice, 'recette.pdf', '%PDF-1.4 tarte')).json();
-    const manifest = JSON.parse(await readFile(join(alice.dir, 'APP', 'uDRIVE', 'manifest.json'), 'utf8'));
-    const link = manifest.files.find((f: { name: string }) => f.name === 'recette.pdf').ipfs_link;
+    const manifest = await readDriveManifest(join(alice.dir, 'APP', 'uDRIVE'));
+    const link = manifest.files.find((f) => f.name === 'recette.pdf')!.ipfs_link;
     const res = await postJson(t, bob, '/api/upload_from_drive', { ipfs_link: link, npub: bob.npub });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
@@ -155,8 +156,8 @@ describe('drive routes', () => {
       timestamp: expect.stringMatching(LOCAL_ISO),
       auth_verified: true,
     });
-    const bobManifest = JSON.parse(await readFile(join(bob.dir, 'APP', 'uDRIVE', 'manifest.json'), 'utf8'));
-    expect(bobManifest.files[0].source).toEqual({ kind: 'drive', ipfs_link: link, cid: published.file_cid });
+    const bobManifest = await readDriveManifest(join(bob.dir, 'APP', 'uDRIVE'));
+    expect(bobManifest.files[0]!.source).toEqual({ kind: 'drive', ipfs_link: link, cid: published.file_cid });
     const folder = await postJson(t, bob, '/api/upload_from_drive', { ipfs_link: published.new_cid });
     expect(folder.statusCode).toBe(400);
     expect(folder.json().code).toBe('NOT_A_FILE');

@@ -1,8 +1,9 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { collect, once_ } from './helpers.js';
 import { addRecursiveCid, driveFixture, filesIn, ROOT_ENTRIES, type DriveFixture } from './drive-fixture.js';
+import { LOG_NAME } from '../../src/drive/manifest-log.js';
 
 describe('drive service', () => {
   let fx: DriveFixture;
@@ -192,12 +193,50 @@ describe('drive service', () => {
     const next = await fx.addText(fay, 'four.txt', 'four');
     const manifest = await fx.drive.list(fay);
     expect(manifest.files.map((f) => f.path)).toEqual([
-      'Documents/four.txt',
       'Documents/one.txt',
       'Documents/two.txt',
+      'Documents/four.txt',
     ]);
     expect(next.rootCid).toBe(await addRecursiveCid(driveDir));
     expect(await filesIn(join(driveDir, '.journal'))).toEqual([]);
+    expect(await filesIn(join(fx.root, '.drive-staging'))).toEqual([]);
+  });
+
+  it('settles a batch killed after moving its files in and before logging its change', async () => {
+    const gus = fx.user('gus@example.org');
+    const first = await fx.addText(gus, 'one.txt', 'one');
+    const driveDir = fx.drive.driveDir(gus);
+    // The batch noted its moves in the log, moved one file in, and died before moving the other.
+    await writeFile(join(driveDir, 'Documents', 'moved.txt'), 'one');
+    await mkdir(join(fx.root, '.drive-staging'), { recursive: true });
+    await writeFile(join(fx.root, '.drive-staging', '.waiting.part'), 'half');
+    const moving = [
+      {
+        staged: join(fx.root, '.drive-staging', '.moved.part'),
+        final: join(driveDir, 'Documents', 'moved.txt'),
+      },
+      {
+        staged: join(fx.root, '.drive-staging', '.waiting.part'),
+        final: join(driveDir, 'Documents', 'never.txt'),
+      },
+    ].map((record, i) => ({
+      ...record,
+      entry: {
+        ...first.entry,
+        path: `Documents/${['moved', 'never'][i]}.txt`,
+        name: `${['moved', 'never'][i]}.txt`,
+      },
+    }));
+    await appendFile(join(driveDir, LOG_NAME), `${JSON.stringify({ moving })}\n`);
+
+    const next = await fx.addText(gus, 'two.txt', 'two');
+    const manifest = await fx.drive.list(gus);
+    expect(manifest.files.map((f) => f.path)).toEqual([
+      'Documents/one.txt',
+      'Documents/moved.txt',
+      'Documents/two.txt',
+    ]);
+    expect(next.rootCid).toBe(await addRecursiveCid(driveDir));
     expect(await filesIn(join(fx.root, '.drive-staging'))).toEqual([]);
   });
 

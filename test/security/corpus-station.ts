@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { nip19 } from 'nostr-tools';
 import { startDriveGateway } from '../../src/drive/plugin.js';
 import type { Gateway } from '../../src/drive/store/gateway.js';
+import { readDriveManifest } from '../drive/drive-fixture.js';
 import { FakeSquid } from '../economy/squid-server.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { keyFromSecret, nip98Header, type TestKey } from '../helpers/nostr.js';
@@ -117,9 +118,7 @@ export async function startStation(options: { home?: string } = {}): Promise<Sta
   });
   if (uploaded?.status !== 200) throw new Error(`seed upload failed: ${uploaded?.body.toString()}`);
   const answer = JSON.parse(uploaded.body.toString()) as { file_path: string; file_cid: string };
-  const manifest = JSON.parse(await readFile(join(member.dir, 'APP/uDRIVE/manifest.json'), 'utf8')) as {
-    files: { ipfs_link: string }[];
-  };
+  const manifest = await readDriveManifest(join(member.dir, 'APP/uDRIVE'));
   const secrets = await readSecrets(member);
   return {
     t,

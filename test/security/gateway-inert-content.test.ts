@@ -1,10 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadExplorer } from '../../src/drive/explorer.js';
 import { startDriveGateway } from '../../src/drive/plugin.js';
 import type { Gateway } from '../../src/drive/store/gateway.js';
 import type { Manifest } from '../../src/drive/manifest.js';
+import { readDriveManifest } from '../drive/drive-fixture.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { postUpload, register, type Owner } from '../helpers/multipart.js';
 
@@ -37,7 +37,7 @@ describe('embedded gateway: uploaded active content', () => {
       });
       expect(res.statusCode).toBe(200);
     }
-    manifest = JSON.parse(await readFile(join(owner.dir, 'APP', 'uDRIVE', 'manifest.json'), 'utf8'));
+    manifest = await readDriveManifest(join(owner.dir, 'APP', 'uDRIVE'));
   });
   afterAll(async () => {
     await gateway.close();

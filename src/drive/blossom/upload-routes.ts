@@ -6,7 +6,6 @@ import { errorResponses } from '../../http/schemas.js';
 import type { UserRecord } from '../../identity/user-files.js';
 import type { StagedFile } from '../../fs/staging.js';
 import type { Provenance } from '../manifest.js';
-import { usedBytes } from '../manifest.js';
 import { QuotaExceededError } from '../quota.js';
 import { mediaTypeOf } from '../blobs/service.js';
 import { refundOnFailure, type BlossomGrant } from './auth.js';
@@ -46,7 +45,7 @@ export async function blossomUploadRoutes(app: FastifyInstance): Promise<void> {
     }
   };
 
-  const room = async (user: UserRecord) => app.drive.quotaBytes - usedBytes(await app.drive.list(user));
+  const room = async (user: UserRecord) => app.drive.quotaBytes - (await app.drive.usedBytes(user));
 
   /** Staged bytes the token covers, kept in the uploader's drive; 201 when new, 200 when already there. */
   const keep = async (

@@ -1,4 +1,3 @@
-import * as dagPb from '@ipld/dag-pb';
 import { UnixFS } from 'ipfs-unixfs';
 import { LRUCache } from 'lru-cache';
 import { CID } from 'multiformats/cid';
@@ -31,13 +30,6 @@ export interface EncodedDirectory {
  */
 export const SHARDING_THRESHOLD_BYTES = 256 * 1024;
 
-/** `ipfs add -r`'s size estimate of a plain directory with these links (UTF-8 names plus CID bytes). */
-function shardingEstimate(links: readonly { Name: string; Hash: CID }[]): number {
-  let bytes = 0;
-  for (const link of links) bytes += Buffer.byteLength(link.Name, 'utf8') + link.Hash.bytes.length;
-  return bytes;
-}
-
 /** Thrown by `encodeDirectory` for a folder that `ipfs add -r` would shard: use `encodeShardedDirectory`. */
 export class DirectoryTooLargeError extends Error {
   readonly code = 'DIRECTORY_TOO_LARGE';
@@ -55,24 +47,96 @@ export function parsedCid(text: string): CID {
   return cid;
 }
 
-/** A UnixFS directory node exactly as `ipfs add -r` writes it (links sorted by name, CIDv0). */
+/** A link of a directory node, encoded: the node is its links in name order, then its Data. */
+interface EncodedLink {
+  name: Buffer;
+  /** The link as a PBNode field 2 (tag, length, PBLink: Hash, Name, Tsize), as @ipld/dag-pb writes it. */
+  field: Uint8Array;
+  /** Its share of `ipfs add -r`'s sharding estimate: UTF-8 name plus CID bytes. */
+  estimate: number;
+}
+
+function varint(value: number): number[] {
+  const out: number[] = [];
+  while (value >= 0x80) {
+    out.push((value % 0x80) | 0x80);
+    value = Math.floor(value / 0x80);
+  }
+  out.push(value);
+  return out;
+}
+
+function encodeLink(link: DirectoryLink): EncodedLink {
+  const name = Buffer.from(link.name, 'utf8');
+  const hash = parsedCid(link.cid).bytes;
+  const body = Buffer.from([
+    0x0a, ...varint(hash.length), ...hash,
+    0x12, ...varint(name.length), ...name,
+    0x18, ...varint(link.dagSize),
+  ]); // prettier-ignore
+  const field = Buffer.concat([Buffer.from([0x12, ...varint(body.length)]), body]);
+  return { name, field, estimate: name.length + hash.length };
+}
+
+/**
+ * Links encoded once, by link object: a folder is encoded again at every change of one of its files, from the
+ * same link objects (root.ts keeps one per drive entry), and encoding each (its name's UTF-8, its CID's
+ * base58) was most of that.
+ */
+const encodedLinks = new WeakMap<DirectoryLink, EncodedLink>();
+
+function encodedLink(link: DirectoryLink): EncodedLink {
+  let encoded = encodedLinks.get(link);
+  if (!encoded) encodedLinks.set(link, (encoded = encodeLink(link)));
+  return encoded;
+}
+
+/** PBNode field 1: the UnixFS Data of a plain directory. */
+const DIRECTORY_DATA = (() => {
+  const data = new UnixFS({ type: 'directory' }).marshal();
+  return Buffer.from([0x0a, ...varint(data.length), ...data]);
+})();
+
+/**
+ * A UnixFS directory node exactly as `ipfs add -r` writes it: CIDv0, links sorted by the bytes of their
+ * names, then the Data field (dag-pb's canonical form; test/drive/store/dag.test.ts checks it against
+ * @ipld/dag-pb). Written from links encoded once, instead of through dag-pb's encoder, whose sort encodes
+ * both names again at every comparison.
+ */
 export async function encodeDirectory(links: readonly DirectoryLink[]): Promise<EncodedDirectory> {
-  // Each CID is parsed once: decoding base58 is most of the cost of a large folder.
-  const pbLinks = links.map((link) => ({ Name: link.name, Hash: parsedCid(link.cid), Tsize: link.dagSize }));
-  if (shardingEstimate(pbLinks) > SHARDING_THRESHOLD_BYTES) throw new DirectoryTooLargeError();
-  const node = dagPb.prepare({ Data: new UnixFS({ type: 'directory' }).marshal(), Links: pbLinks });
-  const bytes = dagPb.encode(node);
+  const encoded = links.map(encodedLink);
+  let estimate = 0;
+  for (const link of encoded) estimate += link.estimate;
+  if (estimate > SHARDING_THRESHOLD_BYTES) throw new DirectoryTooLargeError();
+  encoded.sort((a, b) => Buffer.compare(a.name, b.name));
+  const bytes = Buffer.concat([...encoded.map((link) => link.field), DIRECTORY_DATA]);
   const cid = CID.createV0(await sha256.digest(bytes));
   const dagSize = links.reduce((sum, link) => sum + link.dagSize, bytes.length);
   return { cid: cid.toString(), bytes, dagSize };
 }
 
-/** Whether `bytes` is a well-formed dag-pb node (what `putBlock` accepts). */
+/**
+ * Whether `bytes` is framed as a dag-pb node: length-delimited links (field 2), then at most one Data
+ * (field 1), nothing else, nothing cut. What `putBlock` needs to refuse bytes that are not a node, without
+ * decoding every link of a large folder.
+ */
 export function isDagPb(bytes: Uint8Array): boolean {
-  try {
-    dagPb.decode(bytes);
-    return true;
-  } catch {
-    return false;
+  let at = 0;
+  let sawData = false;
+  while (at < bytes.length) {
+    const tag = bytes[at++];
+    if ((tag !== 0x12 && tag !== 0x0a) || sawData) return false;
+    sawData = tag === 0x0a;
+    let length = 0;
+    let scale = 1;
+    let byte: number;
+    do {
+      if (at >= bytes.length || scale > 2 ** 42) return false;
+      byte = bytes[at++]!;
+      length += (byte & 0x7f) * scale;
+      scale *= 0x80;
+    } while (byte & 0x80);
+    at += length;
   }
+  return at === bytes.length;
 }

@@ -6,6 +6,7 @@ import { importFile } from 'ipfs-unixfs-importer';
 import { CID } from 'multiformats/cid';
 import { sha256 } from 'multiformats/hashes/sha2';
 import { AppError } from '../../http/errors.js';
+import { isDagPb } from './dag.js';
 import { parseIpfsPath } from './ipfs-path.js';
 import { leanLeaves } from './lean-leaves.js';
 import { BlockStorage } from './block-storage.js';
@@ -129,11 +130,7 @@ export class EmbeddedStore implements ContentStore {
   }
 
   async putBlock(bytes: Uint8Array): Promise<string> {
-    try {
-      dagPb.decode(bytes);
-    } catch {
-      throw new InvalidContentPathError('The block is not a dag-pb node.');
-    }
+    if (!isDagPb(bytes)) throw new InvalidContentPathError('The block is not a dag-pb node.');
     const cid = CID.createV0(await sha256.digest(bytes));
     await this.blocks.put(cid, bytes);
     return cid.toString();

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { usedBytes } from '../../../src/drive/manifest.js';
 import { newKey, type TestKey } from '../../helpers/nostr.js';
 import { blossomToken, bytesOf, expectError, nostrAuth, putUpload, sha256Hex, uploadAs } from './requests.js';
 import { driveFiles, localUser, startBlossomStation, type BlossomStation } from './station.js';
@@ -94,7 +93,7 @@ describe('BUD-06 HEAD /upload, CORS and the read side’s refusals', () => {
 
     it('answers 413 when X-Content-Length is above the room left in the quota, 200 at exactly the room', async () => {
       const user = await s.station.t.deps.users.findByEmail(ALICE);
-      const used = usedBytes(await s.station.t.app.drive.list(user!));
+      const used = await s.station.t.app.drive.usedBytes(user!);
       const room = s.station.t.config.driveQuotaBytes - used;
       const bytes = randomBytes(100);
       await expectHeadRefusal(await preflight(preflightHeaders(bytes, alice, room + 1)), 413);

@@ -6,6 +6,7 @@ import { tempDir } from '../../helpers/temp.js';
 import { postJson } from '../http.js';
 import { bytesOf, fetched, fileUpload, mediaStation, type MediaStation } from './harness.js';
 import { describeFile, makeSamples, type Samples } from './samples.js';
+import { readDriveManifest } from '../drive-fixture.js';
 
 const CID = expect.stringMatching(/^Qm[1-9A-HJ-NP-Za-km-z]{44}$/);
 const LOCAL_ISO = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}$/);
@@ -137,7 +138,7 @@ describe('/api/fileupload: media fields', () => {
     expect(bundle.map((e) => e.name)).toEqual(['animation.gif', 'info.json', 'thumbnail.jpg']);
     expect(await station.t.app.contentStore.pins()).toContain(record.bundle);
     // Not drive entries: the manifest and the published folders list the video only.
-    const manifest = JSON.parse(await readFile(join(driveDir, 'manifest.json'), 'utf8'));
+    const manifest = await readDriveManifest(driveDir);
     const paths: string[] = manifest.files.map((f: { path: string }) => f.path);
     expect(paths.every((path) => /^(Images|Music|Videos|Documents)\/[^/.]/.test(path))).toBe(true);
     expect(await readdir(join(driveDir, 'Videos'))).toEqual(['clip.mp4', 'kept.mp4']);

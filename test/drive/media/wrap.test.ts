@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { importer } from 'ipfs-unixfs-importer';
 import type { CID } from 'multiformats/cid';
@@ -10,6 +10,7 @@ import { upload } from '../http.js';
 import { collect, ipfsCidOf, pseudoRandom } from '../helpers.js';
 import { startFakeKubo, type FakeKubo } from '../store/fake-kubo.js';
 import { fetched, fileUpload, mediaStation, type MediaStation } from './harness.js';
+import { readDriveManifest } from '../drive-fixture.js';
 
 /** What `ipfs add -w <file>` prints last, computed by ipfs-unixfs-importer's own directory builder. */
 async function addWrappedCid(name: string, bytes: Buffer): Promise<string> {
@@ -22,9 +23,7 @@ async function addWrappedCid(name: string, bytes: Buffer): Promise<string> {
 }
 
 async function manifestOf(owner: Owner) {
-  return JSON.parse(await readFile(join(owner.dir, 'APP', 'uDRIVE', 'manifest.json'), 'utf8')) as {
-    root_cid: string;
-  };
+  return readDriveManifest(join(owner.dir, 'APP', 'uDRIVE'));
 }
 
 describe('/api/fileupload: new_cid is the `ipfs add -w` directory of the file', () => {
