@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { Logger } from 'pino';
@@ -176,9 +175,7 @@ export class DriveService {
       if (state.usedBytes + staged.size > this.deps.quotaBytes)
         throw new QuotaExceededError(this.deps.quotaBytes);
       // Not pinned on its own: the wrapper pinned under the lock covers it, and a refused upload leaves no pin.
-      const added = await this.imports(() =>
-        this.deps.store.add(createReadStream(staged.path), { pin: false }),
-      );
+      const added = await this.imports(() => this.deps.store.addFile(staged.path, { pin: false }));
       if (added.size !== staged.size)
         throw new AppError(500, 'STORE_SIZE_MISMATCH', 'The content store did not receive the whole file.');
       const driveDir = this.driveDir(user);

@@ -24,7 +24,10 @@ import { buildDriveRoot, wrapFile } from './root.js';
 import { QuotaExceededError } from './quota.js';
 import type { ContentStore } from './store/types.js';
 
-export type DriveStore = Pick<ContentStore, 'add' | 'cat' | 'stat' | 'putBlock' | 'pin' | 'unpin' | 'flush'>;
+export type DriveStore = Pick<
+  ContentStore,
+  'add' | 'addFile' | 'cat' | 'stat' | 'putBlock' | 'pin' | 'unpin' | 'flush'
+>;
 
 export type { DriveFileResult, Placement, PlacementOutcome };
 

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { FsBlockstore } from 'blockstore-fs';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { CID } from 'multiformats/cid';
+import type { LeafPlace } from './file-leaves.js';
+import { HeldFiles } from './held-files.js';
 import { OnceBlocks } from './once-blocks.js';
 
 /**
@@ -35,6 +37,7 @@ export class BlockStorage {
     private readonly pinned: Database<string, string>,
     private readonly files: Pick<FsBlockstore, 'get' | 'has'>,
     private readonly once: OnceBlocks,
+    private readonly held: HeldFiles,
   ) {}
 
   /** `dir` is the store's directory; blocks written by earlier versions are in its `blocks/` and stay readable. */
@@ -49,7 +52,8 @@ export class BlockStorage {
     const pinned = root.openDB<string, string>({ name: 'pins', encoding: 'string' });
     const files = new FsBlockstore(join(dir, 'blocks'));
     await files.open();
-    return new BlockStorage(root, small, pinned, files, new OnceBlocks(files));
+    const held = new HeldFiles(root, join(dir, 'files'));
+    return new BlockStorage(root, small, pinned, files, new OnceBlocks(files), held);
   }
 
   /**
@@ -77,8 +81,13 @@ export class BlockStorage {
     return cid;
   }
 
+  /** See HeldFiles: the leaves of a file are served from the file itself, kept by a link. */
+  holdFile(path: string, leaves: ReadonlyMap<string, LeafPlace>): Promise<void> {
+    return this.held.hold(path, leaves);
+  }
+
   async *get(cid: CID): AsyncGenerator<Uint8Array> {
-    const bytes = this.small.getBinary(cid.toString());
+    const bytes = this.small.getBinary(cid.toString()) ?? (await this.held.leaf(cid));
     if (bytes) {
       yield bytes;
       return;
@@ -89,7 +98,8 @@ export class BlockStorage {
   }
 
   async has(cid: CID): Promise<boolean> {
-    return this.small.doesExist(cid.toString()) || this.files.has(cid);
+    const key = cid.toString();
+    return this.small.doesExist(key) || this.held.has(key) || this.files.has(cid);
   }
 
   async pin(cid: string, at: Date = new Date()): Promise<void> {

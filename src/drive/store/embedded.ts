@@ -1,4 +1,5 @@
-import { access, constants, mkdir } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { access, constants, mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as dagPb from '@ipld/dag-pb';
 import { exporter, type UnixFSEntry } from 'ipfs-unixfs-exporter';
@@ -9,7 +10,8 @@ import { AppError } from '../../http/errors.js';
 import { isDagPb } from './dag.js';
 import { parseIpfsPath } from './ipfs-path.js';
 import { leanLeaves } from './lean-leaves.js';
-import { BlockStorage } from './block-storage.js';
+import { BlockStorage, SMALL_FILE_BYTES } from './block-storage.js';
+import { placedLeaves, type LeafPlace } from './file-leaves.js';
 import { LegacyPins } from './legacy-pins.js';
 import {
   ContentNotFoundError,
@@ -37,6 +39,9 @@ const KUBO_DEFAULTS = {
   blockWriteConcurrency: 8,
   bufferImporter: leanLeaves,
 } as const;
+
+/** Reads of a file being imported: four chunks at a time. */
+const READ_CHUNK_BYTES = 1024 * 1024;
 
 /** Errors of the UnixFS exporter and the blockstore, by name, mapped to the store's typed errors. */
 function translate(error: unknown, path: string): Error {
@@ -82,6 +87,28 @@ export class EmbeddedStore implements ContentStore {
         throw translate(error, 'new file');
       },
     );
+    const cid = result.cid.toString();
+    if (options.pin !== false) await this.blocks.pin(cid);
+    return { cid, size: Number(result.unixfs?.fileSize() ?? 0n), dagSize: Number(result.size) };
+  }
+
+  /**
+   * A file past SMALL_FILE_BYTES is imported without copying its data: the store keeps a link to the file
+   * and serves its leaves from it (see held-files.ts), so its bytes are written once, by whoever wrote the
+   * file. The caller must never change the file in place afterwards (the drive replaces files by renaming).
+   */
+  async addFile(path: string, options: AddOptions = {}): Promise<AddResult> {
+    const { size } = await stat(path);
+    if (size <= SMALL_FILE_BYTES) return this.add(createReadStream(path), options);
+    const leaves = new Map<string, LeafPlace>();
+    const bufferImporter = placedLeaves((cid, where) => leaves.set(cid.toString(), where));
+    const content = createReadStream(path, { highWaterMark: READ_CHUNK_BYTES });
+    const result = await importFile({ content }, this.blocks, { ...KUBO_DEFAULTS, bufferImporter }).catch(
+      (error: unknown) => {
+        throw translate(error, 'new file');
+      },
+    );
+    await this.blocks.holdFile(path, leaves);
     const cid = result.cid.toString();
     if (options.pin !== false) await this.blocks.pin(cid);
     return { cid, size: Number(result.unixfs?.fileSize() ?? 0n), dagSize: Number(result.size) };

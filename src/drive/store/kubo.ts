@@ -1,3 +1,4 @@
+import { createReadStream } from 'node:fs';
 import { create, type KuboRPCClient } from 'kubo-rpc-client';
 import { isDagPb } from './dag.js';
 import { parseIpfsPath, toCidV0 } from './ipfs-path.js';
@@ -48,6 +49,11 @@ export class KuboStore implements ContentStore {
   ) {
     this.client = create({ url: api });
     this.timeoutMs = options.timeoutMs ?? 30_000;
+  }
+
+  /** Kubo receives the bytes over its API (its filestore needs `--nocopy` and a path Kubo can read). */
+  addFile(path: string, options: AddOptions = {}): Promise<AddResult> {
+    return this.add(createReadStream(path), options);
   }
 
   async add(content: AsyncIterable<Uint8Array>, options: AddOptions = {}): Promise<AddResult> {

@@ -10,6 +10,11 @@ export interface ContentStore {
   readonly kind: 'embedded' | 'kubo';
   /** Imports a byte stream as a UnixFS file (CIDv0, 256 KiB chunks, balanced, no raw leaves). */
   add(content: AsyncIterable<Uint8Array>, options?: AddOptions): Promise<AddResult>;
+  /**
+   * Imports a file on disk as `add` does. The store may keep the file itself (a hard link) rather than a
+   * copy, so the caller must never change it in place afterwards.
+   */
+  addFile(path: string, options?: AddOptions): Promise<AddResult>;
   /** Streams the bytes of a file, optionally a slice of it. */
   cat(path: string, options?: CatOptions): AsyncIterable<Uint8Array>;
   stat(path: string, options?: SignalOptions): Promise<StatResult>;
