@@ -36,15 +36,16 @@ export interface SweepResult {
 /**
  * Where the station's atomic writes land under DATA_ROOT and TMP_DIR: the user folders (cookie files, and
  * `APP/uDRIVE` with its manifest, `.journal/` and `.media/` records, four levels down), the station key,
- * the embedded store's pin files, and TMP_DIR (mail outbox, payment journal, scraper markers). Not the
- * relay store nor the embedded blockstore (LMDB and blockstore-fs manage their own files), nor
- * `.drive-staging` (`.part` files, swept by the drive at start).
+ * the embedded store's pin files and held files (copies made across file systems), and TMP_DIR (mail
+ * outbox, payment journal, scraper markers). Not the relay store nor the embedded blockstore (LMDB and
+ * blockstore-fs manage their own files), nor `.drive-staging` (`.part` files, swept by the drive at start).
  */
 export function stationTempRoots(dataRoot: string, tmpDir: string): SweepRoot[] {
   return [
     { dir: join(dataRoot, 'nostr'), maxDepth: 5 },
     { dir: join(dataRoot, 'station'), maxDepth: 1 },
     { dir: join(dataRoot, 'ipfs-store', 'pins'), maxDepth: 0 },
+    { dir: join(dataRoot, 'ipfs-store', 'files'), maxDepth: 0 },
     { dir: tmpDir, maxDepth: 4 },
   ];
 }
