@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
 import type { Clock } from './clock.js';
 import { registerErrorHandling } from './http/error-handler.js';
+import { RequestLog } from './http/request-log.js';
 import { clientErrorHandler, frameworkErrors, registerUrlLimit } from './http/client-errors.js';
 import { healthRoutes } from './http/health.js';
 import type { UserStore } from './identity/user-store.js';
@@ -81,6 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false } },
     return503OnClosing: true,
+    logController: new RequestLog(),
     forceCloseConnections: 'idle',
     // Room for every valid host name in /cookie/:domain; longer parameters are 414.
     routerOptions: { maxParamLength: 300 },
@@ -96,7 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('relay', deps.relay);
   app.decorate('view', deps.view ?? new StationView());
   app.decorate('relayStore', deps.relayStore);
-  app.decorate('cookies', new CookieVault({ users: deps.users, clock: deps.clock }));
+  app.decorate('cookies', new CookieVault({ users: deps.users, clock: deps.clock, logger: deps.logger }));
   app.decorate('uploadLimits', UploadLimits.fromConfig(deps.config, deps.clock));
   const pruneUploads = setInterval(() => app.uploadLimits.prune(), 60_000).unref();
   app.addHook('onClose', async () => clearInterval(pruneUploads));

@@ -17,7 +17,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger({ level: config.logLevel, format: config.logFormat });
   const station = await startStation(config, logger);
 
   let stopping = false;

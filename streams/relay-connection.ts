@@ -13,6 +13,7 @@ import {
 } from 'rxjs';
 import type WebSocket from 'ws';
 import { unixSeconds } from '../src/clock.js';
+import { OutageLog } from '../src/outage-log.js';
 import type { RelayLinkHealth } from '../src/relay/link.js';
 import { Backoff } from './relay-backoff.js';
 import { RelaySession, type RelaySettings } from './relay-session.js';
@@ -40,12 +41,16 @@ export class RelayConnection {
   private reconnects = 0;
   private wasOpen = false;
   private readonly sockets = new Set<WebSocket>();
+  /** Failed connection attempts while the relay stays unreachable: two log lines, not one per attempt. */
+  private readonly outage: OutageLog;
 
   constructor(
     readonly url: string,
     readonly role: RelayLinkHealth['role'],
     private readonly settings: RelaySettings,
-  ) {}
+  ) {
+    this.outage = new OutageLog(`relay ${url}`, settings.logger, settings.clock);
+  }
 
   health(): RelayLinkHealth {
     const { url, role, lastEventAt, subscription, reconnects } = this;
@@ -67,8 +72,9 @@ export class RelayConnection {
           this.reconnects++;
           this.settings.stats.reconnects++;
           const reason = error instanceof Error ? error.message : String(error);
-          const message = this.wasOpen ? 'relay connection lost' : 'relay connection failed';
-          this.settings.logger?.info({ relay: this.url, reason, delayMs }, message);
+          if (this.wasOpen)
+            this.settings.logger?.info({ relay: this.url, reason, delayMs }, 'relay connection lost');
+          else this.outage.failed(reason, { relay: this.url, delayMs });
           this.wasOpen = false;
           return timer(delayMs);
         },
@@ -102,7 +108,8 @@ export class RelayConnection {
           this.relay = relay;
           this.wasOpen = true;
           this.status$.next('open');
-          settings.logger?.info({ relay: this.url }, 'relay connected');
+          if (this.outage.down) this.outage.succeeded({ relay: this.url });
+          else settings.logger?.info({ relay: this.url }, 'relay connected');
           open.add(timer(settings.healthyAfterMs).subscribe(() => backoff.reset()));
           open.add(
             from(session.authenticated(settings.authWaitMs))

@@ -29,7 +29,9 @@ async function main(argv: string[]): Promise<number> {
     return name && name !== '--help' ? 2 : 0;
   }
   const config = await loadConfig();
-  const logger = createLogger(process.env.LOG_LEVEL ?? 'warn');
+  // Commands print their results on stdout: their log lines go to stderr, warnings and worse by default.
+  const level = process.env.LOG_LEVEL ? config.logLevel : 'warn';
+  const logger = createLogger({ level, format: config.logFormat, output: process.stderr });
   const { command } = await load();
   return command.run(rest, { config, logger, out: (line) => process.stdout.write(`${line}\n`) });
 }

@@ -88,6 +88,8 @@ export interface Config {
   /** DISK_MIN_FREE_MB: `/health` is degraded under this much free space on DATA_ROOT's file system. */
   diskMinFreeBytes: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** `auto`: pretty lines when stdout is a terminal, JSON otherwise. */
+  logFormat: 'auto' | 'pretty' | 'json';
 }
 
 /** The template is split once here so a typo stops start-up instead of failing every like. */
@@ -202,5 +204,6 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
       ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
       'info',
     ),
+    logFormat: oneOf(env, 'LOG_FORMAT', ['auto', 'pretty', 'json'] as const, 'auto'),
   };
 }

@@ -1,5 +1,6 @@
 import { lstat, readdir, unlink, type FileHandle } from 'node:fs/promises';
 import { LRUCache } from 'lru-cache';
+import type { Logger } from 'pino';
 import { localTimestamp, type Clock } from '../clock.js';
 import { moveFile } from '../fs/atomic.js';
 import type { StagedFile } from '../fs/staging.js';
@@ -30,6 +31,8 @@ type Owner = Pick<UserRecord, 'email'>;
 export interface CookieVaultDeps {
   users: Pick<UserLookup, 'dirFor'>;
   clock: Clock;
+  /** Says that a file was stored or deleted: never its contents. */
+  logger?: Pick<Logger, 'info'>;
 }
 
 /** `youtube.com` (any case, one leading dot tolerated) or the literal `.cookie.txt`; anything else is 400. */
@@ -70,6 +73,7 @@ export class CookieVault {
     const fileName = cookieFileName(domain);
     const target = within(userDir, fileName);
     await moveFile(sourcePath, target, 0o600);
+    this.deps.logger?.info({ user: owner.email, domain, cookies: scan.cookies }, 'cookie file stored');
     const count = `${scan.cookies} cookie${scan.cookies === 1 ? '' : 's'}`;
     return {
       success: true,
@@ -124,6 +128,7 @@ export class CookieVault {
     await unlink(path).catch((error: NodeJS.ErrnoException) => {
       throw error.code === 'ENOENT' ? notFound() : error;
     });
+    this.deps.logger?.info({ user: owner.email, domain }, 'cookie file deleted');
   }
 
   private singleDomain(scan: CookieScan): string | null {

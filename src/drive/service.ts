@@ -190,7 +190,14 @@ export class DriveService {
         this.writer(user, driveDir).placeAll(batch),
       );
       this.checkpoints.soon(this.manifestPath(user), user);
-      if (!result.existing) await this.tell((observer) => observer.placed(user, result.entry));
+      if (!result.existing) {
+        const { path, size, cid } = result.entry;
+        this.deps.logger.info(
+          { user: user.email, path, size, cid, root: result.rootCid, via: input.source.kind },
+          'file uploaded',
+        );
+        await this.tell((observer) => observer.placed(user, result.entry));
+      }
       return result;
     } finally {
       await this.staging.discard(staged);
@@ -221,6 +228,8 @@ export class DriveService {
       return removal;
     });
     this.checkpoints.soon(this.manifestPath(user), user);
+    const { path, size, cid } = removed.entry;
+    this.deps.logger.info({ user: user.email, path, size, cid, root: removed.rootCid }, 'file deleted');
     await this.tell((observer) => observer.removed(user, removed.entry, removed.remaining));
     return { entry: removed.entry, rootCid: removed.rootCid };
   }

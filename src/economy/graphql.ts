@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import { DependencyError } from '../http/errors.js';
+import { OutageLog } from '../outage-log.js';
 
 export interface GraphqlPoolOptions {
   /** Primary endpoint first, then fallbacks, in the order they should be tried. */
@@ -12,7 +13,7 @@ export interface GraphqlPoolOptions {
   cooldownMs?: number;
   /** Name used in errors and logs. */
   dependency?: string;
-  logger?: Pick<Logger, 'warn'>;
+  logger?: Pick<Logger, 'warn' | 'info'>;
   fetch?: typeof fetch;
 }
 
@@ -39,6 +40,8 @@ export class GraphqlPool {
   private readonly dependency: string;
   private readonly doFetch: typeof fetch;
   private readonly failedAt = new Map<string, number>();
+  /** One per endpoint: an outage is two log lines, not one per request (see outage-log.ts). */
+  private readonly outages = new Map<string, OutageLog>();
 
   constructor(private readonly options: GraphqlPoolOptions) {
     if (options.urls.length === 0) throw new RangeError('GraphqlPool needs at least one URL');
@@ -55,19 +58,26 @@ export class GraphqlPool {
       try {
         const data = await this.post<T>(url, query, variables, signal);
         this.failedAt.delete(url);
+        this.outage(url).succeeded({ url });
         return data;
       } catch (error) {
         if (signal?.aborted) throw error;
         const kind = error instanceof EndpointError ? error.kind : 'down';
         failures.push(kind);
         this.failedAt.set(url, this.options.clock.now());
-        this.options.logger?.warn(
-          { url, kind, reason: (error as Error).message },
-          `${this.dependency} request failed`,
-        );
+        this.outage(url).failed((error as Error).message, { url, kind });
       }
     }
     throw this.summarise(failures);
+  }
+
+  private outage(url: string): OutageLog {
+    let outage = this.outages.get(url);
+    if (!outage) {
+      outage = new OutageLog(`${this.dependency} ${url}`, this.options.logger, this.options.clock);
+      this.outages.set(url, outage);
+    }
+    return outage;
   }
 
   /** Healthy endpoints in configured order, then the ones in cool-down (still better than giving up). */

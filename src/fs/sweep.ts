@@ -18,7 +18,7 @@ export interface SweepOptions {
   olderThanMs?: number;
   /** Compared with file mtimes, so the wall clock of the file system (default: `Date.now`). */
   clock?: Clock;
-  logger: Pick<Logger, 'info' | 'warn'>;
+  logger: Pick<Logger, 'info' | 'warn' | 'debug'>;
   /** For roots given as a bare path. */
   maxDepth?: number;
   /** Stops the walk between two entries (the service is closing). */
@@ -111,7 +111,9 @@ export async function sweepTempFiles(
     }
   }
   const dirs = [...touched];
-  logger.info(
+  // Nothing found is the usual case: worth a line only when someone asks for details.
+  const log = result.removed > 0 || result.failed > 0 ? logger.info.bind(logger) : logger.debug.bind(logger);
+  log(
     { ...result, dirs: dirs.slice(0, LOGGED_DIRS), moreDirs: Math.max(0, dirs.length - LOGGED_DIRS) },
     'temp sweep: leftover temp files removed',
   );

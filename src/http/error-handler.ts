@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from './errors.js';
+import { AppError, DependencyError } from './errors.js';
 
 export interface ErrorBody {
   detail: string;
@@ -70,11 +70,25 @@ export function reasonHeader(detail: string): string {
   return detail.replace(/[^\x20-\x7e]/g, '?').slice(0, 300);
 }
 
+/** The client went away in the middle of its request: nothing failed on the station's side. */
+const isAbortedByClient = (error: Error) =>
+  (error as NodeJS.ErrnoException).code === 'ECONNRESET' && error.message === 'aborted';
+
+/**
+ * Unexpected failures with their stack, at `error`. Not one line per request for a dependency's outage: its
+ * client logs the outage once when it starts and once when it ends (src/outage-log.ts). A caller's mistake
+ * or a closed connection is the caller's story: `debug`.
+ */
+function logFailure(request: FastifyRequest, error: Error, status: number, body: ErrorBody): void {
+  if (status >= 500 && !(error instanceof DependencyError) && !isAbortedByClient(error))
+    request.log.error({ err: error }, 'request failed');
+  else request.log.debug({ code: body.code, status }, body.detail);
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const { status, body } = toBody(error);
-    if (status >= 500) request.log.error({ err: error }, 'request failed');
-    else request.log.info({ code: body.code, status }, body.detail);
+    logFailure(request, error, status, body);
     if (error instanceof AppError) reply.headers(error.headers);
     reply.header('x-reason', reasonHeader(body.detail));
     return reply.status(status).type('application/json; charset=utf-8').send(body);

@@ -63,7 +63,7 @@ export class MetadataPublisher {
         this.stats.failed++;
         return null;
       }
-      logger.info({ id: event.id, pubkey: user.hex, sha256: file.sha256 }, 'nip94: file metadata published');
+      logger.debug({ id: event.id, pubkey: user.hex, sha256: file.sha256 }, 'nip94: file metadata published');
       this.stats.published++;
       return event.id;
     } catch (error) {

@@ -73,7 +73,7 @@ export async function blossomUploadRoutes(app: FastifyInstance): Promise<void> {
     if (kept.created && wantsAnnouncement(request))
       void app.fileMetadata.publish(user, app.blobs.metadata(kept.blob));
     else if (kept.created) app.fileMetadata.decline();
-    request.log.info(
+    request.log.debug(
       { sha256: kept.blob.sha256, size: kept.blob.size, cid: kept.blob.cid },
       'blossom: blob stored',
     );
