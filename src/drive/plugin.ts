@@ -32,8 +32,11 @@ declare module 'fastify' {
 const STAGING_LEFTOVER_MS = 3_600_000;
 
 /** Kubo when `IPFS_API` is set, else the embedded store under `DATA_ROOT/ipfs-store`. */
-export async function openContentStore(config: Config): Promise<ContentStore> {
-  if (config.ipfsApi) return new KuboStore(config.ipfsApi);
+export async function openContentStore(
+  config: Config,
+  logger?: Pick<Logger, 'warn' | 'info'>,
+): Promise<ContentStore> {
+  if (config.ipfsApi) return new KuboStore(config.ipfsApi, { logger });
   return EmbeddedStore.open(join(config.dataRoot, 'ipfs-store'));
 }
 
@@ -71,7 +74,7 @@ export async function registerDrive(
     cookies: CookieHandoff;
   },
 ): Promise<void> {
-  const store = options.store ?? (await openContentStore(app.config));
+  const store = options.store ?? (await openContentStore(app.config, options.logger));
   app.decorate('contentStore', store);
   // Fails here, at start, rather than at the first upload, when the explorer was not built.
   await loadExplorer();

@@ -1,5 +1,9 @@
 import { createReadStream } from 'node:fs';
 import { create, type KuboRPCClient } from 'kubo-rpc-client';
+import type { Logger } from 'pino';
+import { systemClock, type Clock } from '../../clock.js';
+import { DependencyError } from '../../http/errors.js';
+import { OutageLog } from '../../outage-log.js';
 import { isDagPb } from './dag.js';
 import { parseIpfsPath, toCidV0 } from './ipfs-path.js';
 import { isNotPinned, translateKuboError } from './kubo-errors.js';
@@ -22,6 +26,9 @@ const ADD_OPTIONS = { cidVersion: 0, rawLeaves: false, chunker: 'size-262144', t
 export interface KuboStoreOptions {
   /** Deadline of the short calls (stat, ls, pins, block put, health); streams are bounded by their caller. */
   timeoutMs?: number;
+  /** Where an outage of the node is told, once when it starts and once when it ends (outage-log.ts). */
+  logger?: Pick<Logger, 'warn' | 'info'>;
+  clock?: Clock;
 }
 
 interface Deadline {
@@ -42,6 +49,7 @@ export class KuboStore implements ContentStore {
   readonly kind = 'kubo' as const;
   private readonly client: KuboRPCClient;
   private readonly timeoutMs: number;
+  private readonly outage: OutageLog;
 
   constructor(
     private readonly api: string,
@@ -49,6 +57,15 @@ export class KuboStore implements ContentStore {
   ) {
     this.client = create({ url: api });
     this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.outage = new OutageLog(`Kubo ${api}`, options.logger, options.clock ?? systemClock);
+  }
+
+  /** Counts a failure toward an outage when the node did not answer (down, timed out), then returns it. */
+  private failed(error: unknown, path: string, timedOut: boolean): Error {
+    const translated = translateKuboError(error, path, this.api, timedOut);
+    if (translated instanceof DependencyError && translated.statusCode !== 502)
+      this.outage.failed(translated.message);
+    return translated;
   }
 
   /** Kubo receives the bytes over its API (its filestore needs `--nocopy` and a path Kubo can read). */
@@ -70,10 +87,11 @@ export class KuboStore implements ContentStore {
         pin: options.pin !== false,
         signal: options.signal,
       });
+      this.outage.succeeded();
       // Kubo's `Size` is the cumulative DAG size; the byte count is ours.
       return { cid: toCidV0(result.cid), size, dagSize: result.size };
     } catch (error) {
-      throw translateKuboError(error, 'new file', this.api, false);
+      throw this.failed(error, 'new file', false);
     }
   }
 
@@ -85,8 +103,9 @@ export class KuboStore implements ContentStore {
         length: options.length,
         signal: options.signal,
       });
+      this.outage.succeeded();
     } catch (error) {
-      throw translateKuboError(error, path, this.api, false);
+      throw this.failed(error, path, false);
     }
   }
 
@@ -184,9 +203,11 @@ export class KuboStore implements ContentStore {
   ): Promise<T> {
     const limit = deadline(this.timeoutMs, signal);
     try {
-      return await run(limit.signal);
+      const answer = await run(limit.signal);
+      this.outage.succeeded();
+      return answer;
     } catch (error) {
-      const translated = translateKuboError(error, path, this.api, limit.timedOut());
+      const translated = this.failed(error, path, limit.timedOut());
       // `pin rm` of something not pinned is reported by message; keep it recognisable for unpin().
       if (isNotPinned(error)) throw error;
       throw translated;

@@ -122,4 +122,20 @@ describe('Kubo content store (kubo-rpc-client against a server speaking Kubo’s
       code: 'CONTENT_STORE_TIMEOUT',
     });
   });
+
+  it('tells an outage of the node once, however many calls fail', async () => {
+    const lines: string[] = [];
+    const logger = {
+      warn: (_: object, msg: string) => lines.push(msg),
+      info: (_: object, msg: string) => lines.push(msg),
+    };
+    const api = `http://127.0.0.1:${await closedPort()}`;
+    const down = new KuboStore(api, { logger });
+    for (let i = 0; i < 5; i++)
+      await expect(down.stat('QmT78zSuBmuS4z925WZfrqQ1qHaJ56DQaTfyMUF7F8ff5o')).rejects.toMatchObject({
+        code: 'CONTENT_STORE_DOWN',
+      });
+    await expect(down.add(once_(Buffer.from('x')))).rejects.toMatchObject({ code: 'CONTENT_STORE_DOWN' });
+    expect(lines).toEqual([`Kubo ${api} unreachable`]);
+  });
 });
