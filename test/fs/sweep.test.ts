@@ -30,7 +30,7 @@ const HOUR_MS = 3_600_000;
 const NOW = Date.UTC(2025, 0, 15, 12);
 
 interface LogLine {
-  level: 'info' | 'warn';
+  level: 'info' | 'warn' | 'debug';
   fields: Record<string, unknown>;
   msg: string;
 }
@@ -42,7 +42,10 @@ function recordingLogger() {
     (fields: Record<string, unknown>, msg: string): void => {
       lines.push({ level, fields, msg });
     };
-  return { lines, logger: { info: at('info'), warn: at('warn') } as unknown as SweepOptions['logger'] };
+  return {
+    lines,
+    logger: { info: at('info'), warn: at('warn'), debug: at('debug') } as unknown as SweepOptions['logger'],
+  };
 }
 
 /** A file whose mtime is `ageMs` before NOW. */

@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeDirectory } from '../../../src/drive/store/dag.js';
-import { KuboStore } from '../../../src/drive/store/kubo.js';
+import { KuboStore, type KuboStoreOptions } from '../../../src/drive/store/kubo.js';
 import { tempDir } from '../../helpers/temp.js';
 import { collect, ipfsCidOf, once_, pseudoRandom, writeStream } from '../helpers.js';
 import { startFakeKubo, type FakeKubo } from './fake-kubo.js';
@@ -130,7 +130,7 @@ describe('Kubo content store (kubo-rpc-client against a server speaking Kubo’s
       info: (_: object, msg: string) => lines.push(msg),
     };
     const api = `http://127.0.0.1:${await closedPort()}`;
-    const down = new KuboStore(api, { logger });
+    const down = new KuboStore(api, { logger: logger as unknown as KuboStoreOptions['logger'] });
     for (let i = 0; i < 5; i++)
       await expect(down.stat('QmT78zSuBmuS4z925WZfrqQ1qHaJ56DQaTfyMUF7F8ff5o')).rejects.toMatchObject({
         code: 'CONTENT_STORE_DOWN',
