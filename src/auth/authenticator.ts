@@ -137,7 +137,12 @@ export class Authenticator {
     }
     const expiresAt = event.created_at + 2 * NIP98_WINDOW_SECONDS;
     if (!(await this.deps.replay.claim(verdict.eventId, expiresAt))) {
-      throw new UnauthorizedError('AUTH_REPLAYED', 'NIP-98: this authorization event was already used.');
+      throw new UnauthorizedError(
+        'AUTH_REPLAYED',
+        'NIP-98: this authorization event was already used; sign a new one for every request. Two requests ' +
+          'to the same URL with the same method in the same second sign the same event (the same id) unless ' +
+          'it differs, for instance by a `payload` tag (the SHA-256 of the body) or a random `nonce` tag.',
+      );
     }
     return { pubkey: verdict.pubkey, method: 'nip98', proof: true };
   }

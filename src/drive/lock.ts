@@ -1,59 +1,35 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import lockfile from 'proper-lockfile';
 import type { Logger } from 'pino';
+import { FileLocks } from '../fs/file-lock.js';
 import { AppError } from '../http/errors.js';
 
 /** A lock older than this is taken over: its holder died (the holder refreshes it every STALE_MS / 4). */
 const STALE_MS = 20_000;
 
 /**
- * One writer per drive at a time. Inside a process, writers of a drive queue on a promise chain (no polling);
- * across processes (PM2 cluster workers, the CLI) they also hold `APP/uDRIVE/.drive.lock`, a proper-lockfile
- * lock that survives nothing: a crashed holder's lock goes stale and is taken over.
+ * One writer per drive at a time, in this process and across processes (PM2 cluster workers, the CLI):
+ * `APP/uDRIVE/.drive.lock` (see fs/file-lock.ts). A drive still locked by another process after the
+ * retries is 503 `DRIVE_BUSY`.
  */
 export class DriveLocks {
-  private readonly tails = new Map<string, Promise<void>>();
+  private readonly locks: FileLocks;
 
-  constructor(private readonly logger?: Logger) {}
-
-  async run<T>(driveDir: string, critical: () => Promise<T>): Promise<T> {
-    const previous = this.tails.get(driveDir) ?? Promise.resolve();
-    let release!: () => void;
-    const mine = new Promise<void>((resolve) => (release = resolve));
-    const tail = previous.then(() => mine);
-    this.tails.set(driveDir, tail);
-    await previous;
-    try {
-      const unlock = await this.acquire(driveDir);
-      try {
-        return await critical();
-      } finally {
-        await unlock().catch((error: unknown) =>
-          this.logger?.warn({ err: error, driveDir }, 'drive unlock failed'),
-        );
-      }
-    } finally {
-      release();
-      if (this.tails.get(driveDir) === tail) this.tails.delete(driveDir);
-    }
+  constructor(logger?: Logger) {
+    this.locks = new FileLocks({
+      staleMs: STALE_MS,
+      updateMs: STALE_MS / 4,
+      retries: { retries: 300, minTimeout: 10, maxTimeout: 200 },
+      onCompromised: (error) => logger?.error({ err: error }, 'drive lock compromised'),
+    });
   }
 
-  private async acquire(driveDir: string): Promise<() => Promise<void>> {
+  async run<T>(driveDir: string, critical: () => Promise<T>): Promise<T> {
     await mkdir(driveDir, { recursive: true });
-    try {
-      return await lockfile.lock(driveDir, {
-        realpath: false,
-        lockfilePath: join(driveDir, '.drive.lock'),
-        stale: STALE_MS,
-        update: STALE_MS / 4,
-        retries: { retries: 300, factor: 1.2, minTimeout: 10, maxTimeout: 200, randomize: true },
-        onCompromised: (error) => this.logger?.error({ err: error, driveDir }, 'drive lock compromised'),
-      });
-    } catch (error) {
+    return this.locks.run(join(driveDir, '.drive.lock'), critical).catch((error: unknown) => {
       if ((error as NodeJS.ErrnoException).code === 'ELOCKED')
         throw new AppError(503, 'DRIVE_BUSY', 'The drive is busy with another change; try again shortly.');
       throw error;
-    }
+    });
   }
 }

@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import lockfile from 'proper-lockfile';
 import { writeFileAtomic } from '../../fs/atomic.js';
+import { FileLocks } from '../../fs/file-lock.js';
 import { within } from '../../fs/paths.js';
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -16,7 +16,10 @@ export type CapVerdict = 'within' | 'over';
  * the same reaction twice (two workers racing for it) never uses the allowance twice.
  */
 export class DailyCap {
-  private readonly tails = new Map<string, Promise<unknown>>();
+  private readonly locks = new FileLocks({
+    staleMs: 10_000,
+    retries: { retries: 200, minTimeout: 5, maxTimeout: 100 },
+  });
 
   constructor(
     private readonly root: string,
@@ -28,25 +31,15 @@ export class DailyCap {
     if (!DAY.test(day) || !HEX64.test(payerHex)) throw new RangeError('bad day or payer key');
     const dir = within(this.root, day);
     const file = within(dir, `${payerHex}.json`);
-    return this.serial(file, async () => {
-      await mkdir(dir, { recursive: true, mode: 0o700 });
-      const release = await lockfile.lock(file, {
-        realpath: false,
-        lockfilePath: `${file}.lock`,
-        stale: 10_000,
-        retries: { retries: 200, factor: 1.2, minTimeout: 5, maxTimeout: 100, randomize: true },
-      });
-      try {
-        const spent = await readSpent(file);
-        if (spent[reactionId] !== undefined) return 'within';
-        const total = Object.values(spent).reduce((sum, value) => sum + value, 0);
-        if (total + zen > this.capZen) return 'over';
-        spent[reactionId] = zen;
-        await writeFileAtomic(file, JSON.stringify(spent), { mode: 0o600 });
-        return 'within';
-      } finally {
-        await release().catch(() => undefined);
-      }
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    return this.locks.run(`${file}.lock`, async () => {
+      const spent = await readSpent(file);
+      if (spent[reactionId] !== undefined) return 'within';
+      const total = Object.values(spent).reduce((sum, value) => sum + value, 0);
+      if (total + zen > this.capZen) return 'over';
+      spent[reactionId] = zen;
+      await writeFileAtomic(file, JSON.stringify(spent), { mode: 0o600 });
+      return 'within';
     });
   }
 
@@ -63,18 +56,6 @@ export class DailyCap {
       if (DAY.test(name) && new Date(`${name}T00:00:00Z`).getTime() < cutoff)
         await rm(join(this.root, name), { recursive: true, force: true });
     }
-  }
-
-  /** In this process, callers for one file queue up (proper-lockfile refuses a lock its own process holds). */
-  private serial<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.tails.get(key) ?? Promise.resolve();
-    const run = previous.then(task, task);
-    const tail = run.catch(() => undefined);
-    this.tails.set(key, tail);
-    void tail.then(() => {
-      if (this.tails.get(key) === tail) this.tails.delete(key);
-    });
-    return run;
   }
 }
 

@@ -1,0 +1,57 @@
+import lockfile from 'proper-lockfile';
+
+export interface FileLockOptions {
+  /** A lock not refreshed for this long is taken over: its holder died. */
+  staleMs: number;
+  /** How often the holder refreshes its lock (default: proper-lockfile's, staleMs / 2). */
+  updateMs?: number;
+  /** How long a process keeps trying for a lock another process holds: tries, and the wait between them. */
+  retries: { retries: number; minTimeout: number; maxTimeout: number };
+  /** The lock was lost while held (its directory removed or taken over): the section may not be alone. */
+  onCompromised?: (error: Error) => void;
+}
+
+/**
+ * Exclusive sections keyed by a lock path, for every process that shares the files (PM2 workers, the CLI).
+ * Inside a process, callers of one key queue on a promise chain: no polling, and proper-lockfile refuses a
+ * lock its own process already holds. Across processes, the section holds a proper-lockfile lock (a
+ * directory at the lock path, refreshed while held, taken over once stale), so a crashed holder never
+ * blocks the others for long. A lock another process holds is waited for with back-off; past the retries,
+ * the lock error (`code: 'ELOCKED'`) is thrown.
+ */
+export class FileLocks {
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly options: FileLockOptions) {}
+
+  run<T>(lockPath: string, critical: () => Promise<T>): Promise<T> {
+    return this.queued(lockPath, async () => {
+      const { staleMs, updateMs, retries, onCompromised } = this.options;
+      const release = await lockfile.lock(lockPath, {
+        realpath: false,
+        lockfilePath: lockPath,
+        stale: staleMs,
+        ...(updateMs === undefined ? {} : { update: updateMs }),
+        retries: { ...retries, factor: 1.2, randomize: true },
+        ...(onCompromised ? { onCompromised } : {}),
+      });
+      try {
+        return await critical();
+      } finally {
+        // A lock already gone (compromised, or removed by hand) has nothing left to release.
+        await release().catch(() => undefined);
+      }
+    });
+  }
+
+  private queued<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const previous = this.tails.get(key) ?? Promise.resolve();
+    const run = previous.then(task, task);
+    const tail = run.catch(() => undefined);
+    this.tails.set(key, tail);
+    void tail.then(() => {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    });
+    return run;
+  }
+}
