@@ -72,8 +72,6 @@ declare module 'fastify' {
   }
 }
 
-export type App = FastifyInstance;
-
 /** The composition root of the HTTP surface: services come in as decorators, routes stay thin. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({

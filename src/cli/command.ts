@@ -12,6 +12,3 @@ export interface CliCommand {
   /** Returns the process exit code: 0 ok, 1 failure, 2 usage error. */
   run(args: string[], context: CliContext): Promise<number>;
 }
-
-/** Thrown for bad command-line usage; exits 2 with the message. */
-export class UsageError extends Error {}

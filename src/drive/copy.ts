@@ -1,9 +1,9 @@
+import type { StagedFile, StagingArea } from '../fs/staging.js';
 import type { UserRecord } from '../identity/user-files.js';
 import { extensionForType } from './categories.js';
 import type { Provenance } from './manifest.js';
 import type { DriveFileResult } from './placement.js';
 import { QuotaExceededError, quotaLimit } from './quota.js';
-import type { DriveService } from './service.js';
 import { sniffContentType } from './store/content-type.js';
 import { parseIpfsPath } from './store/ipfs-path.js';
 import { NotAFileError, type ContentStore } from './store/types.js';
@@ -14,12 +14,24 @@ function nameForBareCid(cid: string, head: Uint8Array): string {
   return extension ? `${cid}.${extension}` : cid;
 }
 
+/** What a copy needs of the drive (DriveService), named here so that the service can delegate to this file. */
+export interface CopyTarget {
+  readonly quotaBytes: number;
+  readonly staging: Pick<StagingArea, 'receive'>;
+  usedBytes(user: UserRecord): Promise<number>;
+  commit(
+    user: UserRecord,
+    staged: StagedFile,
+    input: { fileName: string; source: Provenance },
+  ): Promise<DriveFileResult>;
+}
+
 /**
  * Copies a file of a public drive (`<cid>/<name>`, or a bare file CID) into the user's drive, under the
  * category of its name, recording where it came from. Directories and files over the quota are refused.
  */
 export async function copyFromPublicDrive(
-  drive: Pick<DriveService, 'usedBytes' | 'staging' | 'commit' | 'quotaBytes'>,
+  drive: CopyTarget,
   store: Pick<ContentStore, 'stat' | 'cat'>,
   user: UserRecord,
   ipfsLink: string,

@@ -1,5 +1,5 @@
 import type { SendMailOptions } from 'nodemailer';
-import type { OutgoingMail } from './mailer.js';
+import type { OutgoingMail } from './types.js';
 
 export interface Sender {
   from: string;

@@ -5,7 +5,7 @@ import { localTimestamp, type Clock } from '../clock.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { within } from '../fs/paths.js';
 import { DependencyError } from '../http/errors.js';
-import type { Mailer, MailReceipt, OutgoingMail } from './mailer.js';
+import type { Mailer, MailReceipt, OutgoingMail } from './types.js';
 import { messageOf } from './message.js';
 
 export interface OutboxMailerOptions {

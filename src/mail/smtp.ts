@@ -1,7 +1,7 @@
 import { createTransport } from 'nodemailer';
 import type { Logger } from 'pino';
 import { DependencyError } from '../http/errors.js';
-import type { Mailer, MailReceipt, OutgoingMail } from './mailer.js';
+import type { Mailer, MailReceipt, OutgoingMail } from './types.js';
 import { messageOf } from './message.js';
 
 export interface SmtpMailerOptions {

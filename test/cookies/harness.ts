@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { TestApp } from '../helpers/app.js';
 import { nip98Header, type TestKey } from '../helpers/nostr.js';
@@ -60,5 +60,3 @@ export async function snapshot(root: string): Promise<Record<string, string>> {
 export async function modeOf(path: string): Promise<number> {
   return (await stat(path)).mode & 0o777;
 }
-
-export const read = (path: string) => readFile(path);

@@ -2,7 +2,6 @@ import { authorizationHeader, newKey, nip98Header, signEvent, type TestKey } fro
 import { multipart } from '../helpers/multipart.js';
 import { auth22242, nowSeconds } from '../helpers/relay-station.js';
 
-export type Method = 'nip98' | 'challenge' | 'relay';
 export type RouteName = 'me' | 'upload' | 'delete' | 'cookie';
 
 /** One request of the matrix, fully formed. */

@@ -7,8 +7,6 @@ import { MAX_SCANNED, runQuery } from './query-plan.js';
 import { sweepBatch } from './retention.js';
 import { applyEvent, type BeforeWrite } from './write-path.js';
 
-export { MAX_SCANNED } from './query-plan.js';
-
 export const DEFAULT_MAX_EVENTS = 200_000;
 const SCHEMA = 1;
 

@@ -1,0 +1,43 @@
+/** Architecture rules checked by `npm run lint` (see README "Architecture"). */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'A module never reaches itself again through its imports, types included.',
+      from: { path: '^(src|streams)/' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-routes-from-services',
+      severity: 'error',
+      comment: 'Routes are the outermost layer: services, stores and streams never import them.',
+      from: {
+        path: '^(src|streams)/',
+        pathNot: ['(^|/)(routes|plugin)[^/]*\\.ts$', '^src/app\\.ts$', '^src/station\\.ts$'],
+      },
+      to: { path: '(^|/)routes[^/]*\\.ts$' },
+    },
+    {
+      name: 'no-tests-from-sources',
+      severity: 'error',
+      from: { path: '^(src|streams|pages)/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^test/' },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+    },
+  },
+};
