@@ -9,6 +9,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon, { type Client } from 'autocannon';
+import { healthRps } from './health.js';
 import { nip19, type EventTemplate } from 'nostr-tools';
 import { initNostrWasm } from 'nostr-wasm';
 import { register } from './scenarios.js';
@@ -104,11 +105,6 @@ async function users(baseUrl: string, name: string, count: number): Promise<Uint
   return keys;
 }
 
-async function health(baseUrl: string): Promise<number> {
-  const result = await autocannon({ url: `${baseUrl}/health`, connections: CONNECTIONS, duration: 5 });
-  return Math.round(result.requests.average);
-}
-
 async function runUploads(baseUrl: string, scenario: UploadScenario) {
   const { size, pool } = scenario;
   const keys = await users(baseUrl, scenario.name, scenario.users);
@@ -189,7 +185,7 @@ const wanted = process.argv.slice(2);
 const station = await startBenchStation();
 try {
   for (const scenario of SCENARIOS.filter((s) => wanted.length === 0 || wanted.includes(s.name))) {
-    const health_rps = await health(station.url);
+    const health_rps = await healthRps(station.url, CONNECTIONS);
     const figures = await runUploads(station.url, scenario);
     const { connections, created, deduplicated, ...measured } = figures;
     const line = { scenario: scenario.name, ...measured, health_rps, connections, created, deduplicated };

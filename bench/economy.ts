@@ -10,6 +10,7 @@ import { writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import autocannon, { type Client } from 'autocannon';
+import { healthRps } from './health.js';
 import { manyTransfers } from '../test/economy/many-transfers.js';
 import { startBenchStation } from './station.js';
 
@@ -48,11 +49,6 @@ function fetchRaw(url: string, headers: Record<string, string>) {
   });
 }
 
-async function health(baseUrl: string): Promise<number> {
-  const result = await autocannon({ url: `${baseUrl}/health`, connections: CONNECTIONS, duration: 5 });
-  return Math.round(result.requests.average);
-}
-
 /** autocannon loads per-connection set-up from a file in workers mode: a CommonJS module written at start. */
 async function writeSetupFile(dir: string): Promise<string> {
   const path = join(dir, 'drop-bodies.cjs');
@@ -61,7 +57,7 @@ async function writeSetupFile(dir: string): Promise<string> {
 }
 
 async function run(baseUrl: string, scenario: Scenario, setupFile: string) {
-  const health_rps = await health(baseUrl);
+  const health_rps = await healthRps(baseUrl, CONNECTIONS);
   const sample = await fetchRaw(baseUrl + scenario.path, scenario.headers);
   const result = await autocannon({
     url: baseUrl + scenario.path,

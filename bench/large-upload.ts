@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
-import autocannon from 'autocannon';
+import { healthRps } from './health.js';
 import { finalizeEvent, nip19 } from 'nostr-tools';
 import { register } from './scenarios.js';
 import { startBenchStation } from './station.js';
@@ -81,7 +81,7 @@ try {
   const sha256sum = await timed(() => run('sha256sum', [file]).then(({ stdout }) => stdout.split(' ')[0]!));
   const station = await startBenchStation();
   try {
-    const health = await autocannon({ url: `${station.url}/health`, connections: 50, duration: 5 });
+    const health_rps = await healthRps(station.url);
     const user = await register(station.url, `large-${Date.now()}@example.org`);
     const key = nip19.decode(user.nsec).data as Uint8Array;
     const baseline = process.memoryUsage().rss;
@@ -104,7 +104,7 @@ try {
         vs_ipfs_cid: Math.round((upload.seconds / ipfsCid.seconds) * 100) / 100,
         vs_sha256sum: Math.round((upload.seconds / sha256sum.seconds) * 100) / 100,
         rss_growth_mb: Math.round((peak - baseline) / MiB),
-        health_rps: Math.round(health.requests.average),
+        health_rps,
         status,
         same_cid: body.cid === ipfsCid.value,
         same_sha256: body.sha256 === sha256sum.value,

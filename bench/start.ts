@@ -9,6 +9,7 @@ import { mkdtemp, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../test/e2e/service-process.js';
+import { healthRps } from './health.js';
 import { register } from './scenarios.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -78,6 +79,9 @@ try {
   await utimes(join(ROOT, 'src', 'main.ts'), now, now);
   await runs(home, 'after a source change (rebuild)', 1);
   await runs(home, 'the start after it', 1);
+  const yardstick = await npmStart(home);
+  console.log(JSON.stringify({ scenario: '/health, same run', health_rps: await healthRps(yardstick.url) }));
+  await yardstick.stop();
 } finally {
   await rm(home, { recursive: true, force: true });
 }
