@@ -1,45 +1,35 @@
-import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { Logger } from 'pino';
-import { localTimestamp, type Clock } from '../clock.js';
-import { within } from '../fs/paths.js';
 import { StagingArea, type StagedFile } from '../fs/staging.js';
 import { COOKIE_SNIFF_BYTES } from '../cookies/netscape.js';
 import { AppError, NotFoundError } from '../http/errors.js';
 import type { UserRecord } from '../identity/user-files.js';
-import type { UserLookup } from '../identity/user-store.js';
 import { releaseMedia } from './media/record.js';
 import { wrapperOf } from './media/wrap.js';
-import type { DriveLinks } from './links.js';
-import type { DriveListing } from './listing-schema.js';
 import { GroupCommits } from './group-commit.js';
 import { InFlight } from './in-flight.js';
 import { DriveLocks } from './lock.js';
-import { publishedManifest } from './published.js';
 import type { Manifest, ManifestEntry, Provenance } from './manifest.js';
-import { loadDrive, readManifest, recentDrive, type LoadedDrive } from './manifest-log.js';
+import { loadDrive } from './manifest-log.js';
 import { Checkpoints } from './checkpoints.js';
 import { parseDrivePath, sanitiseFileName } from './names.js';
 import { QuotaExceededError, quotaLimit } from './quota.js';
 import type { DriveObserver } from './blobs/index-sync.js';
+import { DriveEvents } from './events.js';
 import { copyFromPublicDrive } from './copy.js';
+import { DriveReader, type DriveReaderDeps } from './reader.js';
 import { DriveWriter, type DriveFileResult, type DriveStore } from './writer.js';
 
 export type { DriveFileResult, DriveStore };
 
-export interface DriveServiceDeps {
+export interface DriveServiceDeps extends DriveReaderDeps {
   store: DriveStore;
-  users: Pick<UserLookup, 'dirFor'>;
-  clock: Clock;
   logger: Logger;
-  quotaBytes: number;
   /**
    * Where uploads (drive and cookie intake alike) are received before they are accepted; on the same file
    * system as DATA_ROOT, so that accepting a file is a rename.
    */
   stagingDir: string;
-  /** What published drives name as their API and gateway (links.ts); asked at each publication. */
-  links: () => DriveLinks;
   /** Told of every file placed or removed (the blob index); its failures are logged, never the caller's. */
   observer?: DriveObserver;
 }
@@ -58,64 +48,23 @@ const IMPORT_CONCURRENCY = 4;
  * the content store. Uploads are received and imported concurrently; placing files and rewriting the
  * manifest happen one batch at a time per drive (GroupCommits under DriveLocks, across processes too).
  */
-export class DriveService {
+export class DriveService extends DriveReader {
   readonly staging: StagingArea;
   private readonly locks: DriveLocks;
   private readonly commits: GroupCommits;
   private readonly checkpoints: Checkpoints;
+  private readonly events: DriveEvents;
   private readonly inFlight = new InFlight();
   private readonly imports = pLimit(IMPORT_CONCURRENCY);
-  private lastSweep = 0;
 
-  constructor(private readonly deps: DriveServiceDeps) {
+  constructor(protected override readonly deps: DriveServiceDeps) {
+    super(deps);
     // Every upload route checks the start of a file for cookies (CONTRACT §7): keep what that check reads.
     this.staging = new StagingArea(deps.stagingDir, COOKIE_SNIFF_BYTES);
     this.locks = new DriveLocks(deps.logger);
     this.commits = new GroupCommits(this.locks);
     this.checkpoints = new Checkpoints(this.locks, deps.logger, () => this.now());
-  }
-
-  get quotaBytes(): number {
-    return this.deps.quotaBytes;
-  }
-
-  driveDir(user: Pick<UserRecord, 'email'>): string {
-    return within(this.deps.users.dirFor(user.email), 'APP', 'uDRIVE');
-  }
-
-  /** The manifest as last changed (no lock needed: changes are applied whole, see manifest-log.ts). */
-  list(user: Pick<UserRecord, 'email' | 'hex'>): Promise<Manifest> {
-    return readManifest(this.manifestPath(user), user, this.now());
-  }
-
-  /** Bytes the user's drive holds, as last seen (the writer checks the quota again under the lock). */
-  async usedBytes(user: Pick<UserRecord, 'email' | 'hex'>): Promise<number> {
-    return (await this.recent(user)).state.usedBytes;
-  }
-
-  private recent(user: Pick<UserRecord, 'email' | 'hex'>): Promise<LoadedDrive> {
-    return recentDrive(this.manifestPath(user), user, this.now());
-  }
-
-  private manifestPath(user: Pick<UserRecord, 'email'>): string {
-    return join(this.driveDir(user), 'manifest.json');
-  }
-
-  private now(): string {
-    return localTimestamp(this.deps.clock.now());
-  }
-
-  /** The drive as `GET /api/drive` shows it: the public manifest and the current root. */
-  async listing(user: Pick<UserRecord, 'email' | 'hex'>): Promise<DriveListing> {
-    const manifest = await this.list(user);
-    const links = this.deps.links();
-    const root = manifest.root_cid;
-    return {
-      ...publishedManifest(manifest, links),
-      root_cid: root,
-      explorer_url: root ? `${links.gateway}/ipfs/${root}/_index.html` : null,
-      updated_at: manifest.updated_at,
-    };
+    this.events = new DriveEvents(deps.logger, deps.observer);
   }
 
   /** Receives content for a known user: bounded by the room left in that user's quota. */
@@ -162,7 +111,9 @@ export class DriveService {
     staged: StagedFile,
     input: { fileName: string; source: Provenance; reuseSameContent?: boolean },
   ): Promise<DriveFileResult> {
-    this.sweepSometimes();
+    this.staging.sweepEvery(SWEEP_EVERY_MS, (error) =>
+      this.deps.logger.warn({ err: error }, 'drive: staging sweep failed'),
+    );
     try {
       const name = sanitiseFileName(input.fileName);
       const { state } = await this.recent(user);
@@ -190,14 +141,7 @@ export class DriveService {
         this.writer(user, driveDir).placeAll(batch),
       );
       this.checkpoints.soon(this.manifestPath(user), user);
-      if (!result.existing) {
-        const { path, size, cid } = result.entry;
-        this.deps.logger.info(
-          { user: user.email, path, size, cid, root: result.rootCid, via: input.source.kind },
-          'file uploaded',
-        );
-        await this.tell((observer) => observer.placed(user, result.entry));
-      }
+      if (!result.existing) await this.events.placed(user, result.entry, result.rootCid, input.source.kind);
       return result;
     } finally {
       await this.staging.discard(staged);
@@ -228,18 +172,8 @@ export class DriveService {
       return removal;
     });
     this.checkpoints.soon(this.manifestPath(user), user);
-    const { path, size, cid } = removed.entry;
-    this.deps.logger.info({ user: user.email, path, size, cid, root: removed.rootCid }, 'file deleted');
-    await this.tell((observer) => observer.removed(user, removed.entry, removed.remaining));
+    await this.events.removed(user, removed.entry, removed.rootCid, removed.remaining);
     return { entry: removed.entry, rootCid: removed.rootCid };
-  }
-
-  private async tell(change: (observer: DriveObserver) => Promise<void>): Promise<void> {
-    if (!this.deps.observer) return;
-    // The drive is already right; the index is reconciled with it at the next start.
-    await change(this.deps.observer).catch((error: unknown) =>
-      this.deps.logger.warn({ err: error }, 'drive: blob index not updated'),
-    );
   }
 
   /** Runs `critical` with the drive lock held and the manifest as it is then (see media/service.ts). */
@@ -252,15 +186,5 @@ export class DriveService {
     const { store, clock, logger, quotaBytes, links } = this.deps;
     const deps = { store, staging: this.staging, clock, logger, quotaBytes, links };
     return new DriveWriter(deps, user, driveDir);
-  }
-
-  /** Staged files are compared with their mtimes, which are wall-clock time, hence Date.now(). */
-  private sweepSometimes(): void {
-    const now = Date.now();
-    if (now - this.lastSweep < SWEEP_EVERY_MS) return;
-    this.lastSweep = now;
-    void this.staging
-      .sweep(24 * SWEEP_EVERY_MS)
-      .catch((error: unknown) => this.deps.logger.warn({ err: error }, 'drive: staging sweep failed'));
   }
 }

@@ -38,6 +38,8 @@ export function sizeRefusal(limits: readonly SizeLimit[], size: number, head: Bu
  * that `moveTo` is a rename.
  */
 export class StagingArea {
+  private lastSweep = 0;
+
   constructor(
     readonly dir: string,
     /** How much of the start of each file is kept in memory (`StagedFile.head`). */
@@ -93,6 +95,17 @@ export class StagingArea {
   /** Moves a staged file into place, still mode 600 (see `moveFile`: across file systems, a copy). */
   async moveTo(staged: Pick<StagedFile, 'path'>, target: string): Promise<void> {
     await moveFile(staged.path, target, 0o600);
+  }
+
+  /**
+   * At most once per `periodMs`, sweeps in the background what receptions left behind a day of periods
+   * ago. Staged files are compared with their mtimes, which are wall-clock time, hence Date.now().
+   */
+  sweepEvery(periodMs: number, onError: (error: unknown) => void): void {
+    const now = Date.now();
+    if (now - this.lastSweep < periodMs) return;
+    this.lastSweep = now;
+    void this.sweep(24 * periodMs).catch(onError);
   }
 
   /** Removes what interrupted receptions left behind (files untouched for `olderThanMs`). */

@@ -1,0 +1,69 @@
+import { join } from 'node:path';
+import { localTimestamp, type Clock } from '../clock.js';
+import { within } from '../fs/paths.js';
+import type { UserRecord } from '../identity/user-files.js';
+import type { UserLookup } from '../identity/user-store.js';
+import type { DriveLinks } from './links.js';
+import type { DriveListing } from './listing-schema.js';
+import type { Manifest } from './manifest.js';
+import { readManifest, recentDrive, type LoadedDrive } from './manifest-log.js';
+import { publishedManifest } from './published.js';
+
+export interface DriveReaderDeps {
+  users: Pick<UserLookup, 'dirFor'>;
+  clock: Clock;
+  quotaBytes: number;
+  /** What published drives name as their API and gateway (links.ts); asked at each publication. */
+  links: () => DriveLinks;
+}
+
+/**
+ * Reading a user's drive: where it is, what it lists and holds. No lock is needed: changes are applied
+ * whole (see manifest-log.ts). DriveService adds the writes.
+ */
+export class DriveReader {
+  constructor(protected readonly deps: DriveReaderDeps) {}
+
+  get quotaBytes(): number {
+    return this.deps.quotaBytes;
+  }
+
+  driveDir(user: Pick<UserRecord, 'email'>): string {
+    return within(this.deps.users.dirFor(user.email), 'APP', 'uDRIVE');
+  }
+
+  /** The manifest as last changed (no lock needed: changes are applied whole, see manifest-log.ts). */
+  list(user: Pick<UserRecord, 'email' | 'hex'>): Promise<Manifest> {
+    return readManifest(this.manifestPath(user), user, this.now());
+  }
+
+  /** Bytes the user's drive holds, as last seen (the writer checks the quota again under the lock). */
+  async usedBytes(user: Pick<UserRecord, 'email' | 'hex'>): Promise<number> {
+    return (await this.recent(user)).state.usedBytes;
+  }
+
+  protected recent(user: Pick<UserRecord, 'email' | 'hex'>): Promise<LoadedDrive> {
+    return recentDrive(this.manifestPath(user), user, this.now());
+  }
+
+  protected manifestPath(user: Pick<UserRecord, 'email'>): string {
+    return join(this.driveDir(user), 'manifest.json');
+  }
+
+  protected now(): string {
+    return localTimestamp(this.deps.clock.now());
+  }
+
+  /** The drive as `GET /api/drive` shows it: the public manifest and the current root. */
+  async listing(user: Pick<UserRecord, 'email' | 'hex'>): Promise<DriveListing> {
+    const manifest = await this.list(user);
+    const links = this.deps.links();
+    const root = manifest.root_cid;
+    return {
+      ...publishedManifest(manifest, links),
+      root_cid: root,
+      explorer_url: root ? `${links.gateway}/ipfs/${root}/_index.html` : null,
+      updated_at: manifest.updated_at,
+    };
+  }
+}
