@@ -107,3 +107,19 @@ export async function freeNames(
   }
   return names;
 }
+
+/** The answer for a file the drive already holds (the same content uploaded again). */
+export function existingFile(
+  driveDir: string,
+  rootCid: string | null,
+  entry: ManifestEntry,
+): DriveFileResult {
+  return {
+    entry,
+    rootCid: rootCid ?? '',
+    targetDirectory: within(driveDir, entry.category),
+    filePath: `APP/uDRIVE/${entry.path}`,
+    renamed: false,
+    existing: true,
+  };
+}

@@ -17,6 +17,7 @@ import { QuotaExceededError, quotaLimit } from './quota.js';
 import type { DriveObserver } from './blobs/index-sync.js';
 import { DriveEvents } from './events.js';
 import { copyFromPublicDrive } from './copy.js';
+import { existingFile } from './placement.js';
 import { DriveReader, type DriveReaderDeps } from './reader.js';
 import { DriveWriter, type DriveFileResult, type DriveStore } from './writer.js';
 
@@ -121,7 +122,7 @@ export class DriveService extends DriveReader {
         // Answered without the lock: only from the drive as it is on disk now (another process may have deleted it).
         const current = (await loadDrive(this.manifestPath(user), user, this.now())).state;
         const same = current.withSha256(staged.sha256);
-        if (same) return this.writer(user, this.driveDir(user)).existing(current.manifest.root_cid, same);
+        if (same) return existingFile(this.driveDir(user), current.manifest.root_cid, same);
       }
       if (state.usedBytes + staged.size > this.deps.quotaBytes)
         throw new QuotaExceededError(this.deps.quotaBytes);

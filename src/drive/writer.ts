@@ -9,27 +9,21 @@ import type { UserRecord } from '../identity/user-files.js';
 import { categoryFor, fileTypeFor, mimeTypeFor, type DriveCategory } from './categories.js';
 import { replayLegacyJournal, settleMoves } from './journal.js';
 import {
+  existingFile,
   freeNames,
   type DriveFileResult,
   type MovedFile,
   type Placement,
   type PlacementOutcome,
 } from './placement.js';
-import type { DriveChange } from './drive-state.js';
 import type { ManifestEntry } from './manifest.js';
-import { commitChange, loadDrive, noteMoving, type LoadedDrive } from './manifest-log.js';
+import { loadDrive, noteMoving, type LoadedDrive } from './manifest-log.js';
 import type { DriveLinks } from './links.js';
-import { storePublishedManifest } from './published-file.js';
-import { buildDriveRoot, wrapFile } from './root.js';
+import { publishChange, unpinQuietly, type DriveStore, type PublishContext } from './publish.js';
+import { wrapFile } from './root.js';
 import { QuotaExceededError } from './quota.js';
-import type { ContentStore } from './store/types.js';
 
-export type DriveStore = Pick<
-  ContentStore,
-  'add' | 'addFile' | 'cat' | 'stat' | 'putBlock' | 'pin' | 'unpin' | 'flush'
->;
-
-export type { DriveFileResult, Placement, PlacementOutcome };
+export type { DriveFileResult, DriveStore, Placement, PlacementOutcome };
 
 const nameTaken = (name: string) =>
   new ConflictError('NAME_TAKEN', `Too many files named like ${name}; rename the file.`);
@@ -66,7 +60,8 @@ export class DriveWriter {
     const fitting: { index: number; placement: Placement; category: DriveCategory }[] = [];
     for (const [index, placement] of placements.entries()) {
       const same = placement.reuseSameContent ? state.withSha256(placement.staged.sha256) : undefined;
-      if (same) outcomes[index] = { ok: true, result: this.existing(state.manifest.root_cid, same) };
+      if (same)
+        outcomes[index] = { ok: true, result: existingFile(this.driveDir, state.manifest.root_cid, same) };
       else if (bytes + placement.staged.size > this.deps.quotaBytes)
         outcomes[index] = { ok: false, error: new QuotaExceededError(this.deps.quotaBytes) };
       else {
@@ -109,7 +104,9 @@ export class DriveWriter {
           await chmod(moved.record.final, 0o644); // staged private; published content is readable
         }),
       );
-      const rootCid = await this.publish(drive, { add: accepted.map(({ moved }) => moved.record.entry) });
+      const rootCid = await publishChange(this.publishing(), drive, {
+        add: accepted.map(({ moved }) => moved.record.entry),
+      });
       for (const { index, moved } of accepted) outcomes[index] = { ok: true, result: moved.result(rootCid) };
       // Files found again in the drive by reuseSameContent answer with the root that holds them.
       for (const outcome of outcomes)
@@ -118,7 +115,7 @@ export class DriveWriter {
       // The manifest was not written: the callers get an error, so the files must not appear later either.
       for (const { index, moved } of accepted) {
         await rm(moved.record.final, { force: true });
-        await this.unpinQuietly(moved.wrapper);
+        await unpinQuietly(this.deps, moved.wrapper);
         outcomes[index] = { ok: false, error };
       }
       // Nothing of the batch is left to settle (the note stays in the log, describing files now gone).
@@ -160,29 +157,15 @@ export class DriveWriter {
     return { staged, wrapper, record, result } satisfies MovedFile;
   }
 
-  /** The answer for a file the drive already holds. */
-  existing(rootCid: string | null, entry: ManifestEntry): DriveFileResult {
-    const targetDirectory = within(this.driveDir, entry.category);
-    const filePath = `APP/uDRIVE/${entry.path}`;
-    return {
-      entry,
-      rootCid: rootCid ?? '',
-      targetDirectory,
-      filePath,
-      renamed: false,
-      existing: true,
-    };
-  }
-
   /** Takes a file out of the manifest, the folder and the pins; answers with the files that remain. */
   async remove(path: string): Promise<{ entry: ManifestEntry; rootCid: string; remaining: ManifestEntry[] }> {
     const drive = await this.load();
     const entry = drive.state.entry(path);
     if (!entry) throw new NotFoundError('FILE_NOT_FOUND', `There is no file ${path} in the drive.`);
-    const rootCid = await this.publish(drive, { remove: [path] });
+    const rootCid = await publishChange(this.publishing(), drive, { remove: [path] });
     await rm(within(this.driveDir, entry.category, entry.name), { force: true });
     // Only the wrapper was pinned for this file; other drives holding the same content pin their own.
-    await this.unpinQuietly(entry.ipfs_link.split('/')[0]!);
+    await unpinQuietly(this.deps, entry.ipfs_link.split('/')[0]!);
     return { entry, rootCid, remaining: [...drive.state.manifest.files] };
   }
 
@@ -199,62 +182,18 @@ export class DriveWriter {
         { email: this.user.email, files: recovered.length },
         'drive: recovered interrupted uploads',
       );
-      await this.publish(drive, { add: recovered }, { rebuild: true });
+      await publishChange(this.publishing(), drive, { add: recovered }, { rebuild: true });
     }
     return drive;
   }
 
-  /**
-   * Builds the published tree of the drive once `change` is made (only the changed categories' folders,
-   * unless `rebuild`), pins it, makes the change durable (manifest-log.ts), then lets the previous tree go.
-   */
-  private async publish(
-    drive: LoadedDrive,
-    change: Omit<DriveChange, 'tree'>,
-    options: { rebuild?: boolean } = {},
-  ): Promise<string> {
-    const { manifest } = drive.state;
-    const previous = manifest.root_cid;
-    const touched = [...(change.add ?? []), ...(change.remove ?? []).map((p) => drive.state.entry(p)!)];
-    const rebuild = options.rebuild || !previous;
-    const published = { owner_hex_pubkey: manifest.owner_hex_pubkey, files: drive.state.filesAfter(change) };
-    const links = this.deps.links();
-    const manifestFile = storePublishedManifest(this.deps.store, this.driveDir, {
-      previousRoot: previous,
-      drive: published,
-      appended: change.remove?.length ? null : (change.add ?? []),
-      links,
-    });
-    const root = await buildDriveRoot(this.deps.store, published, {
-      links,
-      manifest: manifestFile,
-      change: rebuild
-        ? undefined
-        : {
-            changed: [...new Set(touched.map((f) => f.category))],
-            previous: { folders: manifest.folders, folderDagSizes: manifest.folder_dag_sizes },
-          },
-    });
-    (await manifestFile).published(root.rootCid);
-    if (root.rootCid !== previous) await this.deps.store.pin(root.rootCid);
-    // The files' blocks, their wrappers and this tree, all durable before the manifest points at them.
-    await this.deps.store.flush();
-    const tree = {
-      root_cid: root.rootCid,
-      folders: root.folders,
-      folder_dag_sizes: root.folderDagSizes,
-      updated_at: this.now(),
+  private publishing(): PublishContext {
+    return {
+      ...this.deps,
+      driveDir: this.driveDir,
+      manifestPath: this.manifestPath(),
+      updatedAt: this.now(),
     };
-    await commitChange(this.manifestPath(), drive, { ...change, tree });
-    if (previous && previous !== root.rootCid) await this.unpinQuietly(previous);
-    return root.rootCid;
-  }
-
-  private async unpinQuietly(cid: string): Promise<void> {
-    await this.deps.store.unpin(cid).catch((error: unknown) => {
-      // The manifest is already right; a stale pin only keeps content a little longer.
-      this.deps.logger.warn({ err: error, cid }, 'drive: unpin failed');
-    });
   }
 
   private manifestPath(): string {

@@ -1,0 +1,81 @@
+import type { Logger } from 'pino';
+import type { DriveChange } from './drive-state.js';
+import type { DriveLinks } from './links.js';
+import { commitChange, type LoadedDrive } from './manifest-log.js';
+import { storePublishedManifest } from './published-file.js';
+import { buildDriveRoot } from './root.js';
+import type { ContentStore } from './store/types.js';
+
+/** What the drive's writers ask of the content store. */
+export type DriveStore = Pick<
+  ContentStore,
+  'add' | 'addFile' | 'cat' | 'stat' | 'putBlock' | 'pin' | 'unpin' | 'flush'
+>;
+
+/** What a publication needs: the store, where the drive is, and what its published manifest names. */
+export interface PublishContext {
+  store: DriveStore;
+  logger: Pick<Logger, 'warn'>;
+  links: () => DriveLinks;
+  driveDir: string;
+  manifestPath: string;
+  /** The time the new tree records (`updated_at`). */
+  updatedAt: string;
+}
+
+/**
+ * Builds the published tree of the drive once `change` is made (only the changed categories' folders,
+ * unless `rebuild`), pins it, makes the change durable (manifest-log.ts), then lets the previous tree go.
+ */
+export async function publishChange(
+  context: PublishContext,
+  drive: LoadedDrive,
+  change: Omit<DriveChange, 'tree'>,
+  options: { rebuild?: boolean } = {},
+): Promise<string> {
+  const { manifest } = drive.state;
+  const previous = manifest.root_cid;
+  const touched = [...(change.add ?? []), ...(change.remove ?? []).map((p) => drive.state.entry(p)!)];
+  const rebuild = options.rebuild || !previous;
+  const published = { owner_hex_pubkey: manifest.owner_hex_pubkey, files: drive.state.filesAfter(change) };
+  const links = context.links();
+  const manifestFile = storePublishedManifest(context.store, context.driveDir, {
+    previousRoot: previous,
+    drive: published,
+    appended: change.remove?.length ? null : (change.add ?? []),
+    links,
+  });
+  const root = await buildDriveRoot(context.store, published, {
+    links,
+    manifest: manifestFile,
+    change: rebuild
+      ? undefined
+      : {
+          changed: [...new Set(touched.map((f) => f.category))],
+          previous: { folders: manifest.folders, folderDagSizes: manifest.folder_dag_sizes },
+        },
+  });
+  (await manifestFile).published(root.rootCid);
+  if (root.rootCid !== previous) await context.store.pin(root.rootCid);
+  // The files' blocks, their wrappers and this tree, all durable before the manifest points at them.
+  await context.store.flush();
+  const tree = {
+    root_cid: root.rootCid,
+    folders: root.folders,
+    folder_dag_sizes: root.folderDagSizes,
+    updated_at: context.updatedAt,
+  };
+  await commitChange(context.manifestPath, drive, { ...change, tree });
+  if (previous && previous !== root.rootCid) await unpinQuietly(context, previous);
+  return root.rootCid;
+}
+
+export async function unpinQuietly(
+  context: Pick<PublishContext, 'store' | 'logger'>,
+  cid: string,
+): Promise<void> {
+  await context.store.unpin(cid).catch((error: unknown) => {
+    // The manifest is already right; a stale pin only keeps content a little longer.
+    context.logger.warn({ err: error, cid }, 'drive: unpin failed');
+  });
+}
