@@ -2,6 +2,8 @@ import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { localTimestamp, type Clock } from '../../clock.js';
 import { commandArgv, runPaymentCommand, type CommandOutcome } from './command.js';
+import { ownerAlive, SENDING } from './owner.js';
+import { settle, type ExecutorStats } from './outcome.js';
 import type { PaymentJournal } from './journal.js';
 import { transition, type PaymentRecord } from './record.js';
 
@@ -19,17 +21,6 @@ export interface ExecutorOptions {
   retryMaxMs?: number;
   scanIntervalMs?: number;
   logger?: Logger;
-}
-
-/** Payments whose command runs in this process now, whichever executor started it. */
-const SENDING = new Set<string>();
-
-export interface ExecutorStats {
-  attempts: number;
-  sent: number;
-  retried: number;
-  failed: number;
-  interrupted: number;
 }
 
 /**
@@ -166,40 +157,12 @@ export class PaymentExecutor {
         // Whatever threw, the record stays `sending`: the next scan then flags it for the operator.
         SENDING.delete(id);
       }
-      const next = this.settle(sending, outcome);
+      const next = settle(sending, outcome, { ...this.options, at: this.now(), stats: this.stats });
       await journal.write(next);
       return next.status === 'queued' ? next : null;
     });
     // null: another live process holds the lock and is handling this payment.
     return result?.value ?? null;
-  }
-
-  private settle(record: PaymentRecord, outcome: CommandOutcome): PaymentRecord {
-    const { logger } = this.options;
-    const at = this.now();
-    const base = { id: record.id, to: record.payee.wallet, amount_g1: record.amount_g1 };
-    if (outcome.kind === 'sent') {
-      this.stats.sent++;
-      logger?.info({ ...base, payer: record.payer.email }, 'like paid');
-      return transition(record, 'sent', at, { last_error: null, last_output: outcome.output });
-    }
-    const changes = { last_error: outcome.error, last_output: outcome.output };
-    if (outcome.kind === 'unknown') {
-      this.stats.interrupted++;
-      logger?.error({ ...base, error: outcome.error }, 'payment command killed: check the chain');
-      return transition(record, 'interrupted', at, changes, 'killed while running: verify before retrying');
-    }
-    if (record.attempts >= (this.options.maxAttempts ?? 5)) {
-      this.stats.failed++;
-      logger?.error({ ...base, error: outcome.error }, 'payment failed, attempts exhausted');
-      return transition(record, 'failed', at, changes, outcome.error);
-    }
-    this.stats.retried++;
-    const base2 = this.options.retryBaseMs ?? 30_000;
-    const delay = Math.min(this.options.retryMaxMs ?? 3_600_000, base2 * 2 ** (record.attempts - 1));
-    logger?.warn({ ...base, error: outcome.error, retryInMs: delay }, 'payment failed, will retry');
-    const nextAttempt = this.options.clock.now() + delay;
-    return transition(record, 'queued', at, { ...changes, next_attempt_at: nextAttempt }, outcome.error);
   }
 
   /** A `sending` record nobody holds: its process died mid-command. Never re-sent automatically. */
@@ -219,23 +182,5 @@ export class PaymentExecutor {
 
   private now(): string {
     return localTimestamp(this.options.clock.now());
-  }
-}
-
-/**
- * A lock also goes stale when its holder is merely stalled (an overloaded machine): on the same host, a
- * payment is only declared orphaned when its process is really gone. Another host (a shared TMP_DIR over the
- * network) cannot be probed, so the stale lock decides there.
- */
-function ownerAlive(record: PaymentRecord): boolean {
-  const owner = record.owner;
-  if (!owner || owner.host !== hostname()) return false;
-  // Our own pid: either we are sending it now, or a previous run had the same pid (pid 1 in a container).
-  if (owner.pid === process.pid) return SENDING.has(record.id);
-  try {
-    process.kill(owner.pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
