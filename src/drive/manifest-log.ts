@@ -1,11 +1,20 @@
-import { open, readFile, rm, stat, truncate } from 'node:fs/promises';
+import { open, rm, truncate } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { LRUCache } from 'lru-cache';
-import { writeFileAtomic } from '../fs/atomic.js';
 import { AppError } from '../http/errors.js';
-import { DriveState, type DriveChange } from './drive-state.js';
+import type { DriveState, DriveChange } from './drive-state.js';
 import type { JournalRecord } from './journal.js';
-import { emptyManifest, isManifest, type Manifest, type ManifestEntry } from './manifest.js';
+import type { Manifest } from './manifest.js';
+import {
+  readCheckpoint,
+  readLog,
+  versionOf,
+  writeCheckpoint,
+  type LogRecord,
+  type Owner,
+} from './manifest-files.js';
+
+export type { Owner } from './manifest-files.js';
 
 /**
  * A drive's list on disk is `manifest.json`, a checkpoint, plus `.manifest.log`, the changes made since: one
@@ -15,8 +24,6 @@ import { emptyManifest, isManifest, type Manifest, type ManifestEntry } from './
  * by a crash is replayed without applying anything twice.
  */
 export const LOG_NAME = '.manifest.log';
-
-export type Owner = { email: string; hex: string };
 
 /** A drive as loaded: its state and how far into the log it has read. */
 export interface LoadedDrive {
@@ -31,74 +38,11 @@ export interface LoadedDrive {
   moving: JournalRecord[] | null;
 }
 
-type LogRecord = (DriveChange & { seq: number }) | { moving: JournalRecord[] };
-
 /** The drives in use, by manifest path; parsed once, then followed through their log. */
 const loaded = new LRUCache<string, LoadedDrive>({ max: 256 });
 
 const logPathOf = (manifestPath: string) => join(dirname(manifestPath), LOG_NAME);
 const utf8 = new TextEncoder();
-
-async function versionOf(path: string): Promise<string | null> {
-  try {
-    const info = await stat(path, { bigint: true });
-    return `${info.ino}:${info.mtimeNs}:${info.size}`;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-}
-
-async function readCheckpoint(path: string, owner: Owner, at: string): Promise<DriveState> {
-  let value: unknown = null;
-  try {
-    value = JSON.parse(await readFile(path, 'utf8'));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-      return new DriveState(emptyManifest(owner, at), 0);
-    if (!(error instanceof SyntaxError)) throw error;
-  }
-  // Written atomically, so a broken manifest was edited by hand: refuse rather than lose the list.
-  if (!isManifest(value))
-    throw new AppError(500, 'MANIFEST_UNREADABLE', 'The drive manifest is not readable.');
-  const manifest: Manifest = { ...emptyManifest(owner, at), ...value };
-  return new DriveState(manifest, manifest.log_seq ?? 0);
-}
-
-/** Complete lines from `offset` on; `shrunk` when the log is shorter than that (replaced since). */
-async function readLog(path: string, offset: number) {
-  const nothing = { records: [] as LogRecord[], consumed: 0, torn: false, shrunk: false };
-  // Most reads find the log as they left it: one stat, no open.
-  const size = await stat(path).then(
-    (info) => info.size,
-    (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return 0;
-      throw error;
-    },
-  );
-  if (size <= offset) return { ...nothing, shrunk: size < offset };
-  const handle = await open(path, 'r').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return null;
-    throw error;
-  });
-  if (!handle) return { ...nothing, shrunk: offset > 0 };
-  try {
-    const bytes = Buffer.allocUnsafe(Math.max(0, (await handle.stat()).size - offset));
-    const { bytesRead } = await handle.read(bytes, 0, bytes.length, offset);
-    const end = bytesRead > 0 ? bytes.lastIndexOf(0x0a, bytesRead - 1) + 1 : 0;
-    const text = bytes.toString('utf8', 0, end);
-    const records =
-      text.length > 0
-        ? text
-            .trimEnd()
-            .split('\n')
-            .map((line) => JSON.parse(line) as LogRecord)
-        : [];
-    return { records, consumed: end, torn: end < bytesRead, shrunk: false };
-  } finally {
-    await handle.close();
-  }
-}
 
 /**
  * The drive's live state: checkpoint plus log, read again only where either changed. Not a copy: change it
@@ -202,26 +146,4 @@ export async function checkpoint(path: string, owner: Owner, at: string): Promis
   drive.offset = 0;
   drive.torn = false;
   return true;
-}
-
-/** Each entry's line, serialised once: entries are never modified, and a checkpoint writes them all. */
-const entryLines = new WeakMap<ManifestEntry, string>();
-
-function lineOf(entry: ManifestEntry): string {
-  let line = entryLines.get(entry);
-  if (line === undefined) entryLines.set(entry, (line = JSON.stringify(entry)));
-  return line;
-}
-
-/** One file per line, so that the text is built from each entry's line and stays easy to read and grep. */
-function checkpointText(drive: LoadedDrive): string {
-  const { files, ...rest } = drive.state.manifest;
-  const head = JSON.stringify({ ...rest, log_seq: drive.state.seq }).slice(0, -1);
-  const lines = files.length > 0 ? `\n${files.map(lineOf).join(',\n')}\n` : '';
-  return `${head},"files":[${lines}]}\n`;
-}
-
-async function writeCheckpoint(path: string, drive: LoadedDrive): Promise<void> {
-  await writeFileAtomic(path, utf8.encode(checkpointText(drive)), { mode: 0o644 });
-  drive.version = await versionOf(path);
 }
