@@ -19,6 +19,30 @@ module.exports = {
       to: { path: '(^|/)routes[^/]*\\.ts$' },
     },
     {
+      name: 'http-only-in-adapters',
+      severity: 'error',
+      comment:
+        'Services, stores, clients and streams throw the errors of src/errors.ts and know no HTTP status: only ' +
+        'HTTP adapters import src/http (README "Architecture").',
+      from: {
+        path: '^(src|streams)/',
+        pathNot: [
+          '^src/http/',
+          '^src/(app|main)\\.ts$',
+          '(^|/)(routes|plugin)\\.ts$',
+          '-routes\\.ts$',
+          // HTTP adapters not named like one: route modules, request/reply helpers of routes, page text, and
+          // the content store's gateway (a node:http server answering like the API).
+          '^src/geo/(my-gps|geolinks)\\.ts$',
+          '^src/economy/(batch|labels)\\.ts$',
+          '^src/drive/blossom/serve\\.ts$',
+          '^src/identity/registration-form\\.ts$',
+          '^src/drive/store/gateway\\.ts$',
+        ],
+      },
+      to: { path: '^src/http/' },
+    },
+    {
       name: 'no-tests-from-sources',
       severity: 'error',
       from: { path: '^(src|streams|pages)/', pathNot: '\\.test\\.ts$' },

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { registerOpenApi } from './http/openapi.js';
@@ -7,6 +7,7 @@ import { registerOverload } from './http/overload.js';
 import { registerCors } from './http/cors.js';
 import { UploadLimits } from './http/upload-gate.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { StationApp } from './http/station-app.js';
 import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
 import type { Clock } from './clock.js';
@@ -73,7 +74,7 @@ declare module 'fastify' {
 }
 
 /** The composition root of the HTTP surface: services come in as decorators, routes stay thin. */
-export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+export async function buildApp(deps: AppDeps): Promise<StationApp> {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     trustProxy: deps.config.trustedProxies.length > 0 ? deps.config.trustedProxies : false,
@@ -86,7 +87,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 300 },
     clientErrorHandler,
     frameworkErrors,
-  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as FastifyInstance;
+  }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('config', deps.config);
   app.decorate('clock', deps.clock);

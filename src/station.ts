@@ -1,6 +1,5 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { RelayClient, signerFromSecretKey } from '../streams/relay-client.js';
 import { STATION_KINDS } from '../streams/kinds.js';
@@ -28,7 +27,8 @@ import { isLoopbackUrl, relayAnswers } from './relay/probe.js';
 const RESUME_OVERLAP_SECONDS = 60;
 
 export interface Station {
-  app: FastifyInstance;
+  /** The app with its type provider, as buildApp made it. */
+  app: Awaited<ReturnType<typeof buildApp>>;
   /** Base URL the HTTP API listens on. */
   url: string;
   relayUrl: string;

@@ -1,7 +1,10 @@
 import type { NostrEvent } from 'nostr-tools';
 import { filter, type OperatorFunction } from 'rxjs';
 
-/** The kinds the station subscribes to (design card): profiles, notes, follows, reactions, videos, playlists, auth. */
+/**
+ * The kinds the station subscribes to (docs/architecture.md): profiles, notes, follows, reactions, videos,
+ * playlists, auth.
+ */
 export const STATION_KINDS = [0, 1, 3, 7, 21, 22, 10001, 22242] as const;
 
 export function ofKinds(...kinds: number[]): OperatorFunction<NostrEvent, NostrEvent> {

@@ -8,8 +8,8 @@ import { ofKinds } from './kinds.js';
 const LIKE_CONCURRENCY = 8;
 
 /**
- * Kind 7 → 1 Ẑen (CONTRACT §9). Each reaction is decided and journaled, then the payment executor sends it
- * on its own schedule: a slow or failing payment command never holds up the subscription.
+ * Kind 7 → 1 Ẑen (docs/api-contract.md §9). Each reaction is decided and journaled, then the payment executor
+ * sends it on its own schedule: a slow or failing payment command never holds up the subscription.
  */
 export function likeStream(
   events$: Observable<NostrEvent>,

@@ -24,11 +24,11 @@ export interface ScraperStreamDeps {
 }
 
 /**
- * The daily scraper schedule (design card): a timer stream firing at `SCRAPER_AT` local time, each firing
- * running one scan. A scan still running at the next firing is not doubled (exhaustMap); a failed scan is
- * logged and the schedule goes on. Several processes (PM2 workers, the CLI) may scan at once: the
- * per-day markers, created exclusively, keep each script to one run a day. Unsubscribing (shutdown) stops
- * the scripts still running, whose process groups are killed.
+ * The daily scraper schedule (docs/decisions.md, "The daily schedule"): a timer stream firing at `SCRAPER_AT`
+ * local time, each firing running one scan. A scan still running at the next firing is not doubled
+ * (exhaustMap); a failed scan is logged and the schedule goes on. Several processes (PM2 workers, the CLI)
+ * may scan at once: the per-day markers, created exclusively, keep each script to one run a day.
+ * Unsubscribing (shutdown) stops the scripts still running, whose process groups are killed.
  */
 export function scraperStream(deps: ScraperStreamDeps): Observable<ScanSummary> {
   return dailyAt$(deps.at, { clock: deps.clock, scheduler: deps.scheduler }).pipe(

@@ -1,7 +1,8 @@
 // The drive explorer published as `_index.html` in every drive root: the same bytes everywhere, it reads
 // the `manifest.json` next to it. Runs from any gateway; writes go to the station API the manifest names.
 import type { PublishedManifest } from '../../src/drive/listing-schema.js';
-import { driveLabels } from '../../src/http/page-labels/drive.js';
+import { drive as englishDrive } from '../labels/en/drive.js';
+import { drive as frenchDrive } from '../labels/fr/drive.js';
 import { wireDrive } from '../src/drive/controller.js';
 import { safeFiles } from '../src/drive/entries.js';
 import type { FileLinks } from '../src/drive/view.js';
@@ -13,7 +14,8 @@ import { apiBase, where, type Where } from './where.js';
 
 const lang = navigator.language.toLowerCase().startsWith('fr') ? 'fr' : 'en';
 document.documentElement.lang = lang;
-const labels = driveLabels(lang);
+// Only the drive's texts, not the whole catalogues: this file is copied into every published drive.
+const labels = lang === 'fr' ? frenchDrive : englishDrive;
 const t = labels.js;
 const app = byId('explorer');
 buildSkeleton(app, labels);

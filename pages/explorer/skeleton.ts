@@ -1,6 +1,6 @@
 // The explorer's page, built as DOM (nothing parsed as markup): the same element ids as the /drive page
 // (pages/views/drive.eta, partials/key.eta), so both are wired by the same modules.
-import type { DriveLabels } from '../../src/http/page-labels/drive.js';
+import type { DriveLabels } from '../labels/types.js';
 import { element } from '../src/lib/dom.js';
 
 const button = (id: string, text: string, type = 'button') =>

@@ -1,6 +1,7 @@
 // The cookie page: connect a NOSTR key, upload a cookie export, list and delete the owner's cookie files.
 import type { CookieEntry, CookieUploadResponse } from '../../src/cookies/schemas.js';
-import type { CookieScriptLabels } from '../../src/http/page-labels/cookie.js';
+import type { CookieScriptLabels } from '../labels/types.js';
+import { looksLikeCookieFile } from './cookie/file-check.js';
 import { renderList } from './cookie/list.js';
 import { byId, element } from './lib/dom.js';
 import { ApiError, errorText, fetchJson, sendWithProgress } from './lib/http.js';
@@ -23,10 +24,17 @@ const table = byId('cookie-table');
 const rows = byId('cookie-rows');
 const empty = byId('cookie-empty');
 
-/** The cookie answer, or the drive's when the file was no cookie file: these fields are shown when present. */
+/** The fields of the cookie answer the page shows, when present. */
 type UploadAnswer = Partial<
   Pick<CookieUploadResponse, 'message' | 'description' | 'file_path' | 'timestamp'>
 >;
+
+/** The station describes the file as `Domain: <domain>`; the page shows its own label beside the domain. */
+function domainOf(description: string | undefined): string | undefined {
+  if (description === undefined) return undefined;
+  const domain = description.replace(/^Domain:\s*/i, '');
+  return domain === 'unknown' ? t.unknownDomain : domain;
+}
 
 function showError(error: unknown): void {
   const problem = signerProblem(error, t);
@@ -88,7 +96,7 @@ async function removeCookie(entry: CookieEntry): Promise<void> {
 function renderAnswer(answer: UploadAnswer): void {
   const items: Array<[string, string | undefined]> = [
     [t.fields.message, answer.message],
-    [t.fields.domain, answer.description],
+    [t.fields.domain, domainOf(answer.description)],
     [t.fields.file, answer.file_path],
     [t.fields.time, answer.timestamp],
   ];
@@ -100,16 +108,28 @@ function renderAnswer(answer: UploadAnswer): void {
   result.replaceChildren(element('p', { text: t.uploaded, attrs: { 'data-outcome': 'success' } }), list);
 }
 
+/** Says why the file is refused and where other files go; the choice is cleared so it cannot be sent. */
+function refuseNonCookie(): void {
+  uploadForm.reset();
+  const drive = element('a', { text: t.drivePage, attrs: { href: `/drive?lang=${lang}` } });
+  result.replaceChildren(
+    element('p', { text: t.notCookieFile, attrs: { 'data-outcome': 'NOT_A_COOKIE_FILE' } }),
+    element('p', {}, [document.createTextNode(`${t.otherFiles} `), drive, document.createTextNode('.')]),
+  );
+}
+
 async function upload(file: File): Promise<void> {
   const signer = keys.current();
   if (!signer) return;
   page.error.clear();
+  if (!(await looksLikeCookieFile(file))) return refuseNonCookie();
   uploadButton.disabled = true;
   progress.value = 0;
   progress.hidden = false;
   result.replaceChildren(element('p', { text: t.uploading }));
   try {
-    const form = await multipartBody({ npub: signer.npub }, file);
+    // cookie_only: should the station judge the file otherwise, it refuses it instead of filing it in the drive.
+    const form = await multipartBody({ npub: signer.npub, cookie_only: 'true' }, file);
     const { url, authorization } = await authorized('/api/fileupload', 'POST', form.sha256);
     const answer = await sendWithProgress<UploadAnswer>(url, {
       method: 'POST',
@@ -132,6 +152,15 @@ async function upload(file: File): Promise<void> {
 }
 
 refreshButton.addEventListener('click', () => void loadList());
+
+fileInput.addEventListener('change', () => {
+  const file = fileInput.files?.[0];
+  if (!file) return;
+  result.replaceChildren();
+  void looksLikeCookieFile(file).then((cookie) => {
+    if (!cookie && fileInput.files?.[0] === file) refuseNonCookie();
+  });
+});
 
 uploadForm.addEventListener('submit', (event) => {
   event.preventDefault();

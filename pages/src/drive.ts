@@ -1,6 +1,6 @@
 // The drive page: connect a NOSTR key, then list, preview, upload and delete that key's drive files.
 import type { DriveListing } from '../../src/drive/listing-schema.js';
-import type { DriveScriptLabels } from '../../src/http/page-labels/drive.js';
+import type { DriveScriptLabels } from '../labels/types.js';
 import { wireDrive } from './drive/controller.js';
 import { safeFiles } from './drive/entries.js';
 import type { FileLinks } from './drive/view.js';

@@ -1,5 +1,5 @@
 // The registration page: identity with optional Ğ1 salt/pepper and a position; shows the keys and the UMAP cell.
-import type { G1ScriptLabels } from '../../src/http/page-labels/g1.js';
+import type { G1ScriptLabels } from '../labels/types.js';
 import { byId, element } from './lib/dom.js';
 import { showIdentity } from './lib/identity-card.js';
 import { startPage } from './lib/page.js';

@@ -1,6 +1,6 @@
 // The geo-message page: sign a kind-1 note tagged with the UMAP position, publish it, list nearby notes.
 import { npubEncode } from 'nostr-tools/nip19';
-import type { NostrScriptLabels } from '../../src/http/page-labels/nostr.js';
+import type { NostrScriptLabels } from '../labels/types.js';
 import { byId, element, formatLocal, shortKey } from './lib/dom.js';
 import type { GeoMessage } from '../../src/view/schemas.js';
 import { geoNote, MAX_MESSAGE_LENGTH, nearbyMessages } from './lib/geo-note.js';

@@ -1,5 +1,5 @@
 // The scan page: e-mail registration with a zero balance, and a multi-scan of QR codes (camera or pictures).
-import type { ScanScriptLabels } from '../../src/http/page-labels/scan.js';
+import type { ScanScriptLabels } from '../labels/types.js';
 import { CameraError, CameraScanner } from './lib/camera.js';
 import { byId, element } from './lib/dom.js';
 import { showIdentity } from './lib/identity-card.js';

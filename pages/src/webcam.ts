@@ -1,5 +1,5 @@
 // The webcam page: connect a NOSTR key, record a video with the camera, upload it to the uDRIVE with progress.
-import type { WebcamScriptLabels } from '../../src/http/page-labels/webcam.js';
+import type { WebcamScriptLabels } from '../labels/types.js';
 import { CameraError } from './lib/camera.js';
 import { byId, element, formatBytes } from './lib/dom.js';
 import { ApiError, errorText, sendWithProgress } from './lib/http.js';

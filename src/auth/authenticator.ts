@@ -1,5 +1,5 @@
 import { type Clock } from '../clock.js';
-import { BadRequestError, ForbiddenError, UnauthorizedError } from '../http/errors.js';
+import { Forbidden, InvalidInput, Unauthenticated, type UnauthenticatedCode } from '../errors.js';
 import { parsePubkey } from '../identity/pubkey.js';
 import type { ChallengeStore, ChallengeVerdict } from './challenges.js';
 import type { ReplayRecords } from './replay.js';
@@ -7,7 +7,7 @@ import { tagValue } from '../nostr/event.js';
 import { parseNostrAuthorization } from './header.js';
 import { NIP42_KIND, verifyNip42 } from '../nostr/nip42.js';
 import { CHALLENGE_TTL_SECONDS } from './challenges.js';
-import { NIP98_KIND, NIP98_WINDOW_SECONDS, verifyNip98 } from './nip98.js';
+import { NIP98_KIND, NIP98_WINDOW_SECONDS, verifyNip98 } from '../nostr/nip98.js';
 import type { RelayObservedAuth } from './relay-observed.js';
 import type { AuthContext, AuthOptions } from './types.js';
 
@@ -44,7 +44,7 @@ export interface AuthenticatorDeps {
   ownOrigin: (origin: string, requestUrl: string | null) => boolean;
 }
 
-const CHALLENGE_REFUSALS: Record<Exclude<ChallengeVerdict, 'ok'>, [string, string]> = {
+const CHALLENGE_REFUSALS: Record<Exclude<ChallengeVerdict, 'ok'>, [UnauthenticatedCode, string]> = {
   unknown: [
     'AUTH_CHALLENGE_INVALID',
     'NIP-42: the challenge is unknown, expired or already used (a challenge seen on the relay is used up); get a new one from /api/nip42/challenge.',
@@ -56,7 +56,10 @@ const CHALLENGE_REFUSALS: Record<Exclude<ChallengeVerdict, 'ok'>, [string, strin
   ],
 };
 
-/** CONTRACT §5: NIP-98 (a), a signed 22242 answering an issued challenge (b), or relay-observed 22242 (c). */
+/**
+ * docs/api-contract.md §5: NIP-98 (a), a signed 22242 answering an issued challenge (b), or relay-observed
+ * 22242 (c).
+ */
 export class Authenticator {
   constructor(private readonly deps: AuthenticatorDeps) {}
 
@@ -85,8 +88,7 @@ export class Authenticator {
     const header = parseNostrAuthorization(request.authorization);
     let context: AuthContext;
     if (header) {
-      if (!header.ok)
-        throw new UnauthorizedError('AUTH_MALFORMED', `Authorization header: ${header.reason}.`);
+      if (!header.ok) throw new Unauthenticated('AUTH_MALFORMED', `Authorization header: ${header.reason}.`);
       const at = Math.floor((request.receivedAt ?? this.deps.clock.now()) / 1000);
       context =
         header.event.kind === NIP42_KIND
@@ -96,7 +98,7 @@ export class Authenticator {
       context = await this.viaRelay(named, request, options.requireProof === true);
     }
     if (named && named !== context.pubkey) {
-      throw new ForbiddenError('NPUB_MISMATCH', 'The npub of the request is not the authenticated key.');
+      throw new Forbidden('NPUB_MISMATCH', 'The npub of the request is not the authenticated key.');
     }
     return context;
   }
@@ -104,8 +106,7 @@ export class Authenticator {
   private namedKey(npub: string | null | undefined): string | null {
     if (npub === undefined || npub === null || npub === '') return null;
     const parsed = parsePubkey(npub);
-    if (!parsed)
-      throw new BadRequestError('INVALID_NPUB', 'npub must be a bech32 npub or 64 hex characters.');
+    if (!parsed) throw new InvalidInput('INVALID_NPUB', 'npub must be a bech32 npub or 64 hex characters.');
     return parsed.hex;
   }
 
@@ -117,27 +118,27 @@ export class Authenticator {
     fileDigest?: string,
   ): Promise<AuthContext> {
     if (event.kind !== NIP98_KIND) {
-      throw new UnauthorizedError('AUTH_WRONG_KIND', `An Authorization event must be kind 27235 or 22242.`);
+      throw new Unauthenticated('AUTH_WRONG_KIND', `An Authorization event must be kind 27235 or 22242.`);
     }
     if (request.url === null) {
-      throw new UnauthorizedError(
+      throw new Unauthenticated(
         'AUTH_URL_MISMATCH',
         `NIP-98: this request's host is not one of this station's origins (${this.deps.origins ?? 'PUBLIC_URL'}).`,
       );
     }
     const verdict = verifyNip98(event, { url: request.url, method: request.method, now: at });
-    if (!verdict.ok) throw new UnauthorizedError(verdict.code, `NIP-98: ${verdict.reason}.`);
+    if (!verdict.ok) throw new Unauthenticated(verdict.code, `NIP-98: ${verdict.reason}.`);
     if (!final) return { pubkey: verdict.pubkey, method: 'nip98', proof: true };
     const payload = verdict.payloadHash;
     if (payload !== null && payload !== fileDigest && payload !== (await request.bodyDigest())) {
-      throw new UnauthorizedError(
+      throw new Unauthenticated(
         'AUTH_PAYLOAD_MISMATCH',
         'NIP-98: the payload tag is not the SHA-256 of the body.',
       );
     }
     const expiresAt = event.created_at + 2 * NIP98_WINDOW_SECONDS;
     if (!(await this.deps.replay.claim(verdict.eventId, expiresAt))) {
-      throw new UnauthorizedError(
+      throw new Unauthenticated(
         'AUTH_REPLAYED',
         'NIP-98: this authorization event was already used; sign a new one for every request. Two requests ' +
           'to the same URL with the same method in the same second sign the same event (the same id) unless ' +
@@ -154,7 +155,7 @@ export class Authenticator {
     final: boolean,
   ): Promise<AuthContext> {
     const verdict = verifyNip42(event, at, CHALLENGE_TTL_SECONDS);
-    if (!verdict.ok) throw new UnauthorizedError(verdict.code, `NIP-42: ${verdict.reason}.`);
+    if (!verdict.ok) throw new Unauthenticated(verdict.code, `NIP-42: ${verdict.reason}.`);
     const challenge = tagValue(event, 'challenge');
     const expected = { pubkey: event.pubkey, address, at };
     const outcome =
@@ -163,7 +164,7 @@ export class Authenticator {
         : final
           ? (await this.deps.challenges.consume(challenge, expected)).verdict
           : this.deps.challenges.check(challenge, expected);
-    if (outcome !== 'ok') throw new UnauthorizedError(...CHALLENGE_REFUSALS[outcome]);
+    if (outcome !== 'ok') throw new Unauthenticated(...CHALLENGE_REFUSALS[outcome]);
     return { pubkey: event.pubkey, method: 'challenge', proof: true };
   }
 
@@ -173,13 +174,13 @@ export class Authenticator {
     requireProof: boolean,
   ): Promise<AuthContext> {
     if (requireProof || this.deps.requireProof) {
-      throw new UnauthorizedError(
+      throw new Unauthenticated(
         'PROOF_REQUIRED',
         'This operation needs an Authorization header: a NIP-98 event or a signed answer to /api/nip42/challenge.',
       );
     }
     if (!pubkey) {
-      throw new UnauthorizedError(
+      throw new Unauthenticated(
         'AUTH_REQUIRED',
         'Send an Authorization: Nostr header, or the npub of a key that answered a /api/nip42/challenge on the relay.',
       );
@@ -187,15 +188,15 @@ export class Authenticator {
     // The login is ambient (nothing in the request proves it): a page of another site, run in the browser of
     // someone logged in from this address, would otherwise act as them. CORS cannot stop a form POST.
     if (request.origin !== undefined && !this.deps.ownOrigin(request.origin, request.url)) {
-      throw new ForbiddenError(
+      throw new Forbidden(
         'ORIGIN_NOT_ALLOWED',
         `A relay-observed login is not accepted from a page of ${request.origin}: sign the request (NIP-98), or use the station's own pages.`,
       );
     }
     if (!(await this.deps.observed.find(pubkey, request.address))) {
       const refusal = this.deps.observed.lastRefusal(pubkey);
-      if (refusal) throw new UnauthorizedError(refusal.code, `NIP-42: ${refusal.reason}.`);
-      throw new UnauthorizedError(
+      if (refusal) throw new Unauthenticated(refusal.code, `NIP-42: ${refusal.reason}.`);
+      throw new Unauthenticated(
         'AUTH_NOT_FOUND',
         'No recent kind 22242 answer from this key to a challenge asked from this address was seen on the relay.',
       );

@@ -10,8 +10,8 @@ export const CHALLENGES_PER_ADDRESS = 8;
 export type ChallengeVerdict = 'ok' | 'unknown' | 'other-key' | 'other-address';
 
 /**
- * NIP-42 challenges issued by `GET /api/nip42/challenge` (docs/auth.md): bound to one key and to the client
- * address that asked, single-use, 120 s. Kept in the station database, so any worker of a cluster can
+ * NIP-42 challenges issued by `GET /api/nip42/challenge` (docs/auth-model.md): bound to one key and to the
+ * client address that asked, single-use, 120 s. Kept in the station database, so any worker of a cluster can
  * consume a challenge another issued, exactly once; the number pending per address is bounded.
  */
 export class ChallengeStore {

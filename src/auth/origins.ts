@@ -23,7 +23,7 @@ function localAddresses(): Set<string> {
 }
 
 /**
- * The absolute URL a request was sent to, when its origin is one of this station's (docs/auth.md): a
+ * The absolute URL a request was sent to, when its origin is one of this station's (docs/auth-model.md): a
  * PUBLIC_URL (its path prefix included), or a loopback or local-interface address (a station reached on the
  * LAN needs no configuration). Any other host (a forwarded one included) yields null: a NIP-98 event signed
  * for another site's URL must never pass here.

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.js';
-import { ForbiddenError } from '../http/errors.js';
+import { Forbidden } from '../errors.js';
 import type { UserLookup } from '../identity/user-store.js';
 import type { Authenticator } from './authenticator.js';
 import type { StationOrigins } from './origins.js';
@@ -66,7 +66,7 @@ function watchBody(request: FastifyRequest): Promise<string> {
 }
 
 const notRegistered = () =>
-  new ForbiddenError('NOT_REGISTERED', 'This key has no user directory on this station; register first.');
+  new Forbidden('NOT_REGISTERED', 'This key has no user directory on this station; register first.');
 
 /** Installs `request.authenticate()` and `request.requireOwner()` for every route. */
 export function registerAuth(

@@ -1,21 +1,29 @@
 import { LRUCache } from 'lru-cache';
 import type { NostrEvent } from 'nostr-tools';
 import { unixSeconds, type Clock } from '../clock.js';
+import type { UnauthenticatedCode } from '../errors.js';
 import { verifyNip42 } from '../nostr/nip42.js';
 import { ANY_ADDRESS, type AuthCache, type ObservedAuth } from './auth-cache.js';
 import type { ChallengeStore } from './challenges.js';
 
-export type IngestResult = { accepted: true } | { accepted: false; code: string; reason: string };
+interface Refusal {
+  code: UnauthenticatedCode;
+  reason: string;
+}
+
+export type IngestResult =
+  { accepted: true } | { accepted: false; code: UnauthenticatedCode; reason: string };
 
 /**
- * Relay-observed NIP-42 logins (docs/auth.md). A kind-22242 event seen on the subscription counts only when it
- * answers a challenge this station issued to its key: the challenge is consumed on sight (so the answer can
- * never serve again, in a header or elsewhere) and the login is bound to the client address that asked for
- * it. Without a station challenge it counts only with the operator's legacy switch, for any address.
+ * Relay-observed NIP-42 logins (docs/auth-model.md). A kind-22242 event seen on the subscription counts only
+ * when it answers a challenge this station issued to its key: the challenge is consumed on sight (so the
+ * answer can never serve again, in a header or elsewhere) and the login is bound to the client address that
+ * asked for it. Without a station challenge it counts only with the operator's legacy switch, for any
+ * address.
  */
 export class RelayObservedAuth {
   /** Why a key's latest 22242 was refused, so a request relying on it gets that reason, not "none seen". */
-  private readonly refusals = new LRUCache<string, { code: string; reason: string }>({ max: 10_000 });
+  private readonly refusals = new LRUCache<string, Refusal>({ max: 10_000 });
 
   constructor(
     private readonly deps: {
@@ -76,11 +84,11 @@ export class RelayObservedAuth {
   }
 
   /** Why the latest kind-22242 event of `pubkey` did not log it in, if one was refused. */
-  lastRefusal(pubkey: string): { code: string; reason: string } | null {
+  lastRefusal(pubkey: string): Refusal | null {
     return this.refusals.get(pubkey) ?? null;
   }
 
-  private refuse(pubkey: string, code: string, reason: string): IngestResult {
+  private refuse(pubkey: string, code: UnauthenticatedCode, reason: string): IngestResult {
     this.refusals.set(pubkey, { code, reason });
     return { accepted: false, code, reason };
   }

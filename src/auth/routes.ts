@@ -1,8 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { localTimestamp } from '../clock.js';
-import { BadRequestError } from '../http/errors.js';
+import { InvalidInput } from '../errors.js';
 import { errorResponses } from '../http/schemas.js';
+import type { StationApp } from '../http/station-app.js';
 import { parsePubkey } from '../identity/pubkey.js';
 import { nip19 } from 'nostr-tools';
 
@@ -54,12 +55,12 @@ const OptionalKeyQuery = Type.Object({ npub: Type.Optional(Type.String({ maxLeng
 
 function requireKey(input: string): { hex: string; format: string } {
   const parsed = parsePubkey(input);
-  if (!parsed) throw new BadRequestError('INVALID_NPUB', 'npub must be a bech32 npub or 64 hex characters.');
+  if (!parsed) throw new InvalidInput('INVALID_NPUB', 'npub must be a bech32 npub or 64 hex characters.');
   return parsed;
 }
 
-export async function authRoutes(app: FastifyInstance): Promise<void> {
-  app.get<{ Querystring: Static<typeof KeyQuery> }>(
+export async function authRoutes(app: StationApp): Promise<void> {
+  app.get(
     '/api/nip42/challenge',
     {
       schema: {
@@ -76,7 +77,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<{ Querystring: Static<typeof OptionalKeyQuery> }>(
+  app.get(
     '/api/me',
     {
       schema: {
@@ -152,14 +153,14 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     tags: ['auth'],
     response: { 200: TestNostr, ...errorResponses(400) },
   });
-  app.get<{ Querystring: Static<typeof KeyQuery> }>(
+  app.get(
     '/api/test-nostr',
     {
       schema: { ...schema('Check a key: relay, NIP-42 authentication, registration'), querystring: KeyQuery },
     },
     (request) => testNostr(request, request.query.npub),
   );
-  app.post<{ Body: Static<typeof KeyQuery> }>(
+  app.post(
     '/api/test-nostr',
     { schema: { ...schema('Same as GET, with the key in a form field'), body: KeyQuery } },
     (request) => testNostr(request, request.body.npub),

@@ -1,6 +1,6 @@
 import type { UserRecord } from '../identity/user-files.js';
 
-/** How the caller proved who they are (CONTRACT §5). */
+/** How the caller proved who they are (docs/api-contract.md §5). */
 export type AuthMethod = 'nip98' | 'challenge' | 'relay';
 
 export interface AuthContext {
@@ -26,9 +26,9 @@ export interface AuthOptions {
 declare module 'fastify' {
   interface FastifyRequest {
     /**
-     * Authenticates the request (CONTRACT §5): header proof first, else relay-observed kind 22242 for `npub`.
-     * Throws 401/403 AppErrors. Memoised per request. For multipart routes, call it after the body has been
-     * consumed: a NIP-98 `payload` tag is checked against the SHA-256 of the raw body.
+     * Authenticates the request (docs/api-contract.md §5): header proof first, else relay-observed kind 22242
+     * for `npub`. Throws 401/403 AppErrors. Memoised per request. For multipart routes, call it after the
+     * body has been consumed: a NIP-98 `payload` tag is checked against the SHA-256 of the raw body.
      */
     authenticate(options?: AuthOptions): Promise<AuthContext>;
     /**

@@ -6,7 +6,7 @@ import { answerForCli, addFileFromDisk } from '../drive/cli-add.js';
 import { createDriveService, openContentStore } from '../drive/plugin.js';
 import { BlobIndex } from '../drive/blobs/blob-index.js';
 import { blobIndexObserver } from '../drive/blobs/index-sync.js';
-import { AppError } from '../http/errors.js';
+import { StationError } from '../errors.js';
 import { openStationDb } from '../state/station-db.js';
 import { UserStore } from '../identity/user-store.js';
 import type { CliCommand } from './command.js';
@@ -68,7 +68,7 @@ export const command: CliCommand = {
         } catch (error) {
           failures += 1;
           const code =
-            error instanceof AppError ? error.code : ((error as NodeJS.ErrnoException).code ?? 'FAILED');
+            error instanceof StationError ? error.code : ((error as NodeJS.ErrnoException).code ?? 'FAILED');
           out(JSON.stringify({ file, success: false, code, detail: (error as Error).message }));
         }
       }

@@ -9,6 +9,9 @@ const COMMANDS: Record<string, () => Promise<{ command: CliCommand }>> = {
   payments: () => import('./payments.js'),
   scrape: () => import('./scrape.js'),
   drive: () => import('./drive.js'),
+  http: () => import('./http.js'),
+  relay: () => import('./relay.js'),
+  kubo: () => import('./kubo.js'),
 };
 
 function usage(): string {

@@ -1,6 +1,8 @@
 import { boolean, checkUrl, ConfigError, list, type Env } from './parse.js';
 
-/** Who may act as whom: the station's public origins and the legacy relay-login switch (docs/auth.md). */
+/**
+ * Who may act as whom: the station's public origins and the legacy relay-login switch (docs/auth-model.md).
+ */
 export interface AuthConfig {
   /**
    * Origins (with an optional path prefix) clients address this station by (PUBLIC_URL): a NIP-98 `u` tag must

@@ -1,9 +1,12 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { BadRequestError, NotFoundError } from '../http/errors.js';
+import { InvalidInput, NotFound } from '../errors.js';
 import { CookieScanner, type CookieScan } from './netscape.js';
 
-/** Cookie files at the root of a user directory (CONTRACT §3): `.<domain>.cookie`, or `.cookie.txt`. */
+/**
+ * Cookie files at the root of a user directory (docs/api-contract.md §3): `.<domain>.cookie`, or
+ * `.cookie.txt`.
+ */
 export const NO_DOMAIN_FILE = '.cookie.txt';
 
 const COOKIE_FILE = /^\.(.+)\.cookie$/;
@@ -49,8 +52,8 @@ export async function* readLines(
   if (pendingLength > 0) yield Buffer.concat(pending).toString('latin1');
 }
 
-function lineTooLong(lineNumber: number): BadRequestError {
-  return new BadRequestError('COOKIE_LINE_TOO_LONG', `Line ${lineNumber} is too long for a cookie file.`);
+function lineTooLong(lineNumber: number): InvalidInput {
+  return new InvalidInput('COOKIE_LINE_TOO_LONG', `Line ${lineNumber} is too long for a cookie file.`);
 }
 
 /**
@@ -86,7 +89,7 @@ export async function scanCookieStream(
 /** Scans a file on disk (no symlink following); 404 when it is missing. */
 export async function scanCookieFile(path: string): Promise<CookieScan> {
   const handle = await openRegularNoFollow(path);
-  if (!handle) throw new NotFoundError('COOKIE_NOT_FOUND', 'There is no such cookie file.');
+  if (!handle) throw new NotFound('COOKIE_NOT_FOUND', 'There is no such cookie file.');
   try {
     return await scanCookieStream(handle.createReadStream({ autoClose: false }));
   } finally {

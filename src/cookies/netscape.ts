@@ -1,4 +1,4 @@
-import { BadRequestError } from '../http/errors.js';
+import { InvalidInput } from '../errors.js';
 import { normaliseCookieHost, siteOf } from './hosts.js';
 
 /**
@@ -111,7 +111,7 @@ export class CookieScanner {
       return;
     }
     if (line.kind === 'malformed') {
-      throw new BadRequestError(
+      throw new InvalidInput(
         'MALFORMED_COOKIE_LINE',
         `Line ${this.lineNumber} is not a Netscape cookie line (7 TAB-separated fields: domain, TRUE/FALSE, path, TRUE/FALSE, expiry, name, value).`,
       );
@@ -132,14 +132,14 @@ export class CookieScanner {
   private cookie(hostColumn: string, expires: number): void {
     const host = normaliseCookieHost(hostColumn);
     if (!host) {
-      throw new BadRequestError(
+      throw new InvalidInput(
         'INVALID_COOKIE_DOMAIN',
         `Line ${this.lineNumber}: the domain column is not a valid host name (letters, digits, "-", "_" and dots only).`,
       );
     }
     const site = siteOf(host);
     if (!site.ok) {
-      throw new BadRequestError(
+      throw new InvalidInput(
         'PUBLIC_SUFFIX_COOKIE',
         `Line ${this.lineNumber}: a cookie for a public suffix such as "${host}" belongs to no site.`,
       );

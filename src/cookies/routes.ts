@@ -1,9 +1,11 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import type { AuthContext } from '../auth/types.js';
+import { InvalidInput } from '../errors.js';
 import type { StagingArea } from '../fs/staging.js';
-import { cookieLabels } from '../http/page-labels/cookie.js';
+import { pageLabels } from '../http/page-labels/language.js';
 import { documentResponse, errorResponses } from '../http/schemas.js';
+import type { StationApp } from '../http/station-app.js';
 import { receiveOwnedUpload, type UploadedFile, type UploadForm } from '../http/upload-form.js';
 import { pageContext, sendHtml, sharedViews } from '../http/views.js';
 import type { UserRecord } from '../identity/user-files.js';
@@ -31,7 +33,7 @@ export type NonCookieUpload = (
   request: FastifyRequest,
   upload: UploadForm & { file: UploadedFile },
   owner: { auth: AuthContext; user: UserRecord },
-) => Promise<Record<string, unknown>>;
+) => Promise<Static<typeof DriveUploadBody>>;
 
 export interface CookieRoutesOptions {
   /**
@@ -45,13 +47,19 @@ export interface CookieRoutesOptions {
 
 const TAGS = ['cookies'];
 
+const notACookieFile = () =>
+  new InvalidInput(
+    'NOT_A_COOKIE_FILE',
+    'This is not a Netscape cookie file (cookies.txt: lines of 7 TAB-separated fields); nothing was stored. Other files go to the drive (/drive).',
+  );
+
 /** JSON when the client asks for it; browsers (`text/html, …, *\/*`) get the page. */
 function wantsJson(request: FastifyRequest): boolean {
   return /\bapplication\/json\b/i.test(request.headers.accept ?? '');
 }
 
-/** Cookie intake (CONTRACT §8), the owner's cookie vault and the cookie page. */
-export async function cookieRoutes(app: FastifyInstance, options: CookieRoutesOptions): Promise<void> {
+/** Cookie intake (docs/api-contract.md §8), the owner's cookie vault and the cookie page. */
+export async function cookieRoutes(app: StationApp, options: CookieRoutesOptions): Promise<void> {
   const views = await sharedViews();
   const { staging } = options;
 
@@ -61,7 +69,7 @@ export async function cookieRoutes(app: FastifyInstance, options: CookieRoutesOp
       schema: {
         summary: 'Upload a Netscape cookie file (multipart `file`, `npub`); other files go to the drive',
         description:
-          'One registrable domain is stored as `.<domain>.cookie` (mode 600) at the root of the user directory, replacing the previous one; several domains are refused (400), none gives `.cookie.txt`. Cookies are never published nor put in the drive.',
+          'One registrable domain is stored as `.<domain>.cookie` (mode 600) at the root of the user directory, replacing the previous one; several domains are refused (400), none gives `.cookie.txt`. Cookies are never published nor put in the drive. With a `cookie_only` field (any value), a file that is not a cookie file is refused (400 `NOT_A_COOKIE_FILE`) instead of going to the drive.',
         tags: TAGS,
         consumes: ['multipart/form-data'],
         response: {
@@ -79,6 +87,8 @@ export async function cookieRoutes(app: FastifyInstance, options: CookieRoutesOp
       try {
         const { file, fields, owner } = upload;
         if (looksLikeNetscapeCookies(file.head)) return await app.cookies.accept(owner.user, file);
+        // The cookie page sends this: a file picked there by mistake (a photo) must not be published.
+        if (fields.cookie_only !== undefined) throw notACookieFile();
         return await options.nonCookie(request, { file, fields }, owner);
       } finally {
         await upload.finish();
@@ -86,7 +96,7 @@ export async function cookieRoutes(app: FastifyInstance, options: CookieRoutesOp
     },
   );
 
-  app.get<{ Querystring: Static<typeof CookieListQuery> }>(
+  app.get(
     '/cookie',
     {
       schema: {
@@ -107,7 +117,7 @@ export async function cookieRoutes(app: FastifyInstance, options: CookieRoutesOp
     },
   );
 
-  app.get<{ Params: Static<typeof DomainParams> }>(
+  app.get(
     '/cookie/:domain',
     {
       schema: {
@@ -134,7 +144,7 @@ export async function cookieRoutes(app: FastifyInstance, options: CookieRoutesOp
     },
   );
 
-  app.delete<{ Params: Static<typeof DomainParams> }>(
+  app.delete(
     '/cookie/:domain',
     {
       schema: {
@@ -155,6 +165,6 @@ export async function cookieRoutes(app: FastifyInstance, options: CookieRoutesOp
   function page(request: FastifyRequest, reply: FastifyReply) {
     const context = pageContext(request);
     reply.header('cache-control', 'no-store');
-    return sendHtml(reply, views.render('cookie', { ...context, t: cookieLabels(context.lang) }));
+    return sendHtml(reply, views.render('cookie', { ...context, t: pageLabels(context.lang).cookie }));
   }
 }

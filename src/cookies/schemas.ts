@@ -12,7 +12,7 @@ export const CookieUploadBody = Type.Object(
     auth_verified: Type.Literal(true),
     description: Type.String({ description: '`Domain: <domain>`' }),
   },
-  { description: 'Cookie file stored (CONTRACT §8)' },
+  { description: 'Cookie file stored (docs/api-contract.md §8)' },
 );
 
 /** The exact answer for a cookie file; the cookie page reads it too (pages/src/cookie.ts). */

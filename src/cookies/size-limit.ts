@@ -1,5 +1,5 @@
 import type { SizeLimit } from '../fs/staging.js';
-import { PayloadTooLargeError } from '../http/errors.js';
+import { TooLarge } from '../errors.js';
 import { looksLikeNetscapeCookies } from './netscape.js';
 
 /** No single-domain cookie export comes near this; a larger file that looks like cookies is refused early. */
@@ -10,7 +10,7 @@ export const cookieSizeLimit: SizeLimit = {
   maxBytes: COOKIE_MAX_BYTES,
   refuse: (head) =>
     looksLikeNetscapeCookies(head)
-      ? new PayloadTooLargeError(
+      ? new TooLarge(
           'COOKIE_FILE_TOO_LARGE',
           `A cookie file of more than ${COOKIE_MAX_BYTES / 1048576} MB is not a single-domain export.`,
         )

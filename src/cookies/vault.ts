@@ -5,7 +5,7 @@ import { localTimestamp, type Clock } from '../clock.js';
 import { moveFile } from '../fs/atomic.js';
 import type { StagedFile } from '../fs/staging.js';
 import { within } from '../fs/paths.js';
-import { BadRequestError, NotFoundError } from '../http/errors.js';
+import { InvalidInput, NotFound } from '../errors.js';
 import type { UserRecord } from '../identity/user-files.js';
 import type { UserLookup } from '../identity/user-store.js';
 import {
@@ -40,7 +40,7 @@ export function parseDomainParam(param: string): string | null {
   if (param === NO_DOMAIN_FILE) return null;
   const domain = (param.startsWith('.') ? param.slice(1) : param).toLowerCase();
   if (!isValidHost(domain))
-    throw new BadRequestError('INVALID_DOMAIN', 'Give a domain name such as youtube.com.');
+    throw new InvalidInput('INVALID_DOMAIN', 'Give a domain name such as youtube.com.');
   return domain;
 }
 
@@ -111,17 +111,14 @@ export class CookieVault {
       const handle = await openRegularNoFollow(within(userDir, cookieFileName(candidate)));
       if (handle) return { domain: candidate, handle, size: (await handle.stat()).size };
     }
-    throw new NotFoundError(
-      'COOKIE_NOT_FOUND',
-      `There is no cookie file for ${domain ?? 'an unknown domain'}.`,
-    );
+    throw new NotFound('COOKIE_NOT_FOUND', `There is no cookie file for ${domain ?? 'an unknown domain'}.`);
   }
 
   /** Deletes exactly that domain's file (never a parent's). */
   async remove(owner: Owner, domain: string | null): Promise<void> {
     const path = within(this.deps.users.dirFor(owner.email), cookieFileName(domain));
     const notFound = () =>
-      new NotFoundError('COOKIE_NOT_FOUND', `There is no cookie file for ${domain ?? 'an unknown domain'}.`);
+      new NotFound('COOKIE_NOT_FOUND', `There is no cookie file for ${domain ?? 'an unknown domain'}.`);
     const info = await lstat(path).catch(() => null);
     if (!info?.isFile()) throw notFound();
     // Two simultaneous deletions both see the file; the one that loses the race finds nothing to delete.
@@ -133,11 +130,11 @@ export class CookieVault {
 
   private singleDomain(scan: CookieScan): string | null {
     if (scan.cookies === 0 && !scan.header) {
-      throw new BadRequestError('NOT_A_COOKIE_FILE', 'This is not a Netscape cookie file.');
+      throw new InvalidInput('NOT_A_COOKIE_FILE', 'This is not a Netscape cookie file.');
     }
     if (scan.domains.length > 1) {
       const listed = scan.domains.join(', ') + (scan.moreDomains ? ', …' : '');
-      throw new BadRequestError(
+      throw new InvalidInput(
         'MULTI_DOMAIN_COOKIES',
         `Multi-domain cookie files are not supported: export the cookies of one domain per file and upload each file separately. Detected domains: ${listed}`,
       );

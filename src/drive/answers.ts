@@ -3,7 +3,7 @@ import type { MediaFields } from './media/service.js';
 import { wrapperOf } from './media/wrap.js';
 import type { DriveFileResult } from './service.js';
 
-/** The CONTRACT §7 answer for a file put in a drive (HTTP upload, and the CLI's JSON lines). */
+/** The docs/api-contract.md §7 answer for a file put in a drive (HTTP upload, and the CLI's JSON lines). */
 export function uploadAnswer(result: DriveFileResult, requested: string, at: number) {
   const { entry } = result;
   const message = result.renamed

@@ -1,5 +1,5 @@
 import { systemClock } from '../clock.js';
-import { BadRequestError } from '../http/errors.js';
+import { InvalidInput } from '../errors.js';
 import type { UserRecord } from '../identity/user-files.js';
 import { uploadAnswer } from './answers.js';
 import { looksLikeNetscapeCookies } from '../cookies/netscape.js';
@@ -18,7 +18,7 @@ export async function addFileFromDisk(
   const staged = await drive.stageFor(user, content);
   if (looksLikeNetscapeCookies(staged.head)) {
     await drive.staging.discard(staged);
-    throw new BadRequestError('COOKIE_FILE', 'This is a cookie file: it never goes to the drive.');
+    throw new InvalidInput('COOKIE_FILE', 'This is a cookie file: it never goes to the drive.');
   }
   return drive.commit(user, staged, { fileName, source: { kind: 'cli' } });
 }

@@ -1,12 +1,17 @@
 import type { StagedFile } from '../fs/staging.js';
+import type { Static } from 'typebox';
 import type { UserRecord } from '../identity/user-files.js';
+import type { CookieHandoffBody } from './schemas.js';
 
 /**
- * How the drive hands cookie-looking uploads to cookie intake (CONTRACT §7, §8): `app.ts` builds it from
- * `looksLikeNetscapeCookies` and the `CookieVault`; `accept` copies the staged file (mode 600) into the user
- * directory and returns the §8 answer. A cookie file never reaches the drive.
+ * How the drive hands cookie-looking uploads to cookie intake (docs/api-contract.md §7, §8): `app.ts` builds
+ * it from `looksLikeNetscapeCookies` and the `CookieVault`; `accept` copies the staged file (mode 600) into
+ * the user directory and returns the §8 answer. A cookie file never reaches the drive.
  */
 export interface CookieHandoff {
   looksLikeCookies(head: Uint8Array): boolean;
-  accept(user: UserRecord, staged: Pick<StagedFile, 'path' | 'size' | 'head'>): Promise<object>;
+  accept(
+    user: UserRecord,
+    staged: Pick<StagedFile, 'path' | 'size' | 'head'>,
+  ): Promise<Static<typeof CookieHandoffBody>>;
 }

@@ -1,9 +1,8 @@
-import type { FastifyInstance } from 'fastify';
-import type { Static } from 'typebox';
 import { Type } from 'typebox';
-import { BadRequestError, NotFoundError } from '../http/errors.js';
-import { driveLabels } from '../http/page-labels/drive.js';
+import { InvalidInput, NotFound } from '../errors.js';
+import { pageLabels } from '../http/page-labels/language.js';
 import { documentResponse, errorResponses } from '../http/schemas.js';
+import type { StationApp } from '../http/station-app.js';
 import { pageContext, sendHtml, sharedViews } from '../http/views.js';
 import { parsePubkey } from '../identity/pubkey.js';
 import { DriveListing, DriveQuery } from './listing-schema.js';
@@ -16,10 +15,10 @@ const PageQuery = Type.Object({
  * Reading a drive: `GET /api/drive` (public, like the published root it describes) and the `/drive` page,
  * which signs in in the browser and reads the signer's own drive through it.
  */
-export async function driveListingRoutes(app: FastifyInstance): Promise<void> {
+export async function driveListingRoutes(app: StationApp): Promise<void> {
   const views = await sharedViews();
 
-  app.get<{ Querystring: Static<typeof DriveQuery> }>(
+  app.get(
     '/api/drive',
     {
       schema: {
@@ -33,9 +32,9 @@ export async function driveListingRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const key = parsePubkey(request.query.npub);
-      if (!key) throw new BadRequestError('INVALID_NPUB', 'npub must be a bech32 npub or 64 hex characters.');
+      if (!key) throw new InvalidInput('INVALID_NPUB', 'npub must be a bech32 npub or 64 hex characters.');
       const user = await app.users.findByHex(key.hex);
-      if (!user) throw new NotFoundError('UNKNOWN_USER', 'This key has no drive on this station.');
+      if (!user) throw new NotFound('UNKNOWN_USER', 'This key has no drive on this station.');
       // Changes with every upload: revalidate, never serve a stale list.
       reply.header('cache-control', 'no-cache');
       return app.drive.listing(user);
@@ -56,7 +55,7 @@ export async function driveListingRoutes(app: FastifyInstance): Promise<void> {
     (request, reply) => {
       const context = pageContext(request);
       reply.header('cache-control', 'no-store');
-      return sendHtml(reply, views.render('drive', { ...context, t: driveLabels(context.lang) }));
+      return sendHtml(reply, views.render('drive', { ...context, t: pageLabels(context.lang).drive }));
     },
   );
 }

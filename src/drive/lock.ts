@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { FileLocks } from '../fs/file-lock.js';
-import { AppError } from '../http/errors.js';
+import { TryLater } from '../errors.js';
 
 /** A lock older than this is taken over: its holder died (the holder refreshes it every STALE_MS / 4). */
 const STALE_MS = 20_000;
@@ -28,7 +28,7 @@ export class DriveLocks {
     await mkdir(driveDir, { recursive: true });
     return this.locks.run(join(driveDir, '.drive.lock'), critical).catch((error: unknown) => {
       if ((error as NodeJS.ErrnoException).code === 'ELOCKED')
-        throw new AppError(503, 'DRIVE_BUSY', 'The drive is busy with another change; try again shortly.');
+        throw new TryLater('DRIVE_BUSY', 'The drive is busy with another change; try again shortly.');
       throw error;
     });
   }

@@ -1,6 +1,6 @@
 import { open, readFile, stat } from 'node:fs/promises';
 import { writeFileAtomic } from '../fs/atomic.js';
-import { AppError } from '../http/errors.js';
+import { StationError } from '../errors.js';
 import { DriveState, type DriveChange } from './drive-state.js';
 import type { JournalRecord } from './journal.js';
 import { emptyManifest, isManifest, type Manifest, type ManifestEntry } from './manifest.js';
@@ -35,7 +35,7 @@ export async function readCheckpoint(path: string, owner: Owner, at: string): Pr
   }
   // Written atomically, so a broken manifest was edited by hand: refuse rather than lose the list.
   if (!isManifest(value))
-    throw new AppError(500, 'MANIFEST_UNREADABLE', 'The drive manifest is not readable.');
+    throw new StationError('MANIFEST_UNREADABLE', 'The drive manifest is not readable.');
   const manifest: Manifest = { ...emptyManifest(owner, at), ...value };
   return new DriveState(manifest, manifest.log_seq ?? 0);
 }

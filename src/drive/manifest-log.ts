@@ -1,7 +1,7 @@
 import { open, rm, truncate } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { LRUCache } from 'lru-cache';
-import { AppError } from '../http/errors.js';
+import { StationError } from '../errors.js';
 import type { DriveState, DriveChange } from './drive-state.js';
 import type { JournalRecord } from './journal.js';
 import type { Manifest } from './manifest.js';
@@ -80,7 +80,7 @@ export async function loadDrive(path: string, owner: Owner, at: string): Promise
     loaded.set(path, drive);
     return drive;
   }
-  throw new AppError(500, 'MANIFEST_UNREADABLE', 'The drive manifest keeps changing while it is read.');
+  throw new StationError('MANIFEST_UNREADABLE', 'The drive manifest keeps changing while it is read.');
 }
 
 /**

@@ -1,4 +1,4 @@
-import { BadRequestError } from '../http/errors.js';
+import { InvalidInput } from '../errors.js';
 import { isCategory, type DriveCategory } from './categories.js';
 
 /** Most file systems limit a name to 255 bytes. */
@@ -75,13 +75,13 @@ export function parseDrivePath(raw: string): DrivePath | null {
   const text = raw.normalize('NFC').replace(/^\.\/+/, '');
   // eslint-disable-next-line no-control-regex
   if (text === '' || text.includes('\\') || /[\u0000-\u001f]/.test(text) || text.startsWith('/'))
-    throw new BadRequestError(
+    throw new InvalidInput(
       'INVALID_FILE_PATH',
       'file_path must be a path inside the drive, like Images/a.jpg.',
     );
   const segments = text.split('/');
   if (segments.some((s) => s === '' || s === '.' || s === '..'))
-    throw new BadRequestError('INVALID_FILE_PATH', 'file_path must not leave the drive.');
+    throw new InvalidInput('INVALID_FILE_PATH', 'file_path must not leave the drive.');
   const relative = segments[0] === 'APP' && segments[1] === 'uDRIVE' ? segments.slice(2) : segments;
   if (relative.length !== 2) return null;
   const [category, name] = relative as [string, string];

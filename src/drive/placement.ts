@@ -10,7 +10,7 @@ import type { AddResult } from './store/types.js';
 export interface DriveFileResult {
   entry: ManifestEntry;
   rootCid: string;
-  /** Absolute category folder (the spec's `target_directory`). */
+  /** Absolute category folder (`target_directory` in docs/api-contract.md §7). */
   targetDirectory: string;
   /** Relative to the user directory: `APP/uDRIVE/Images/a.jpg`. */
   filePath: string;

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
+import type { StationApp } from '../http/station-app.js';
 import type { UserLookup } from '../identity/user-store.js';
 import type { CookieHandoff } from './cookie-handoff.js';
 import { MediaService } from './media/service.js';
@@ -66,7 +67,7 @@ export function createDriveService(
  * is closed with the app. `@fastify/multipart` must already be registered (app.ts, once).
  */
 export async function registerDrive(
-  app: FastifyInstance,
+  app: StationApp,
   options: {
     store?: ContentStore;
     users: Pick<UserLookup, 'dirFor'>;
@@ -111,7 +112,7 @@ export async function registerDrive(
 }
 
 /** The port the API actually listens on (PORT=0 in tests picks one), or undefined before `listen`. */
-function listeningPort(app: FastifyInstance): number | undefined {
+function listeningPort(app: StationApp): number | undefined {
   const address = app.server.address();
   return address && typeof address === 'object' ? address.port : undefined;
 }

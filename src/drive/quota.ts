@@ -1,7 +1,7 @@
 import type { SizeLimit } from '../fs/staging.js';
-import { PayloadTooLargeError } from '../http/errors.js';
+import { TooLarge } from '../errors.js';
 
-export class QuotaExceededError extends PayloadTooLargeError {
+export class QuotaExceededError extends TooLarge {
   constructor(limitBytes: number) {
     super(
       'QUOTA_EXCEEDED',

@@ -1,6 +1,6 @@
 import { CID } from 'multiformats/cid';
 import { sha256 } from 'multiformats/hashes/sha2';
-import { AppError } from '../http/errors.js';
+import { StationError } from '../errors.js';
 import { DRIVE_CATEGORIES, type DriveCategory } from './categories.js';
 import { loadExplorer } from './explorer.js';
 import type { DriveLinks } from './links.js';
@@ -40,7 +40,7 @@ export interface DriveRootChange {
 async function put(store: BlockWriter, node: Pick<EncodedDirectory, 'cid' | 'bytes'>): Promise<void> {
   const cid = await store.putBlock(node.bytes);
   if (cid !== node.cid)
-    throw new AppError(500, 'CID_MISMATCH', 'The content store computed another CID for a drive folder.');
+    throw new StationError('CID_MISMATCH', 'The content store computed another CID for a drive folder.');
 }
 
 /**
@@ -72,11 +72,7 @@ async function encode(links: Parameters<typeof encodeDirectory>[0]): Promise<Enc
     return await encodeDirectory(links);
   } catch (error) {
     if (error instanceof DirectoryTooLargeError)
-      throw new AppError(
-        507,
-        'DRIVE_FOLDER_FULL',
-        'This drive folder has too many files; delete some first.',
-      );
+      throw new StationError('DRIVE_FOLDER_FULL', 'This drive folder has too many files; delete some first.');
     throw error;
   }
 }

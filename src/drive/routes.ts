@@ -1,8 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Static } from 'typebox';
 import { localTimestamp } from '../clock.js';
 import { receiveOwnedUpload, type UploadedFile } from '../http/upload-form.js';
 import { errorResponses } from '../http/schemas.js';
+import type { StationApp } from '../http/station-app.js';
 import type { UserRecord } from '../identity/user-files.js';
 import type { CookieHandoff } from './cookie-handoff.js';
 import { fileUploadAnswer, uploadAnswer } from './answers.js';
@@ -24,7 +23,7 @@ export interface DriveRoutesOptions {
 const TAGS = ['drive'];
 
 /** Puts an authenticated, staged, non-cookie upload in the owner's drive; `/api/fileupload` reuses it. */
-export async function uploadToDrive(app: FastifyInstance, user: UserRecord, file: UploadedFile) {
+export async function uploadToDrive(app: StationApp, user: UserRecord, file: UploadedFile) {
   const result = await app.drive.commit(user, file, { fileName: file.fileName, source: { kind: 'upload' } });
   return uploadAnswer(result, file.fileName, app.clock.now());
 }
@@ -37,7 +36,7 @@ const MAX_DESCRIPTION = 2000;
  * (media/service.ts) before answering. A `description` form field, when sent, is the description.
  */
 export async function uploadMediaToDrive(
-  app: FastifyInstance,
+  app: StationApp,
   user: UserRecord,
   file: UploadedFile,
   fields: Readonly<Record<string, string>>,
@@ -48,8 +47,8 @@ export async function uploadMediaToDrive(
   return fileUploadAnswer(result, media, file.fileName, app.clock.now());
 }
 
-/** The drive endpoints of CONTRACT §7: upload, copy from a public drive, delete. Owner only. */
-export async function driveRoutes(app: FastifyInstance, options: DriveRoutesOptions): Promise<void> {
+/** The drive endpoints of docs/api-contract.md §7: upload, copy from a public drive, delete. Owner only. */
+export async function driveRoutes(app: StationApp, options: DriveRoutesOptions): Promise<void> {
   const cookies = options.cookies;
 
   app.post(
@@ -67,7 +66,7 @@ export async function driveRoutes(app: FastifyInstance, options: DriveRoutesOpti
         },
       },
     },
-    async (request: FastifyRequest) => {
+    async (request) => {
       const upload = await receiveOwnedUpload(request, {
         staging: app.drive.staging,
         limits: [quotaLimit(app.drive.quotaBytes)],
@@ -83,7 +82,7 @@ export async function driveRoutes(app: FastifyInstance, options: DriveRoutesOpti
     },
   );
 
-  app.post<{ Body: Static<typeof CopyRequest> }>(
+  app.post(
     '/api/upload_from_drive',
     {
       schema: {
@@ -111,7 +110,7 @@ export async function driveRoutes(app: FastifyInstance, options: DriveRoutesOpti
     },
   );
 
-  app.post<{ Body: Static<typeof DeleteRequest> }>(
+  app.post(
     '/api/delete',
     {
       schema: {

@@ -24,7 +24,7 @@ export const UploadBody = Type.Object(
     timestamp: Timestamp,
     auth_verified: Type.Literal(true),
   },
-  { description: 'File stored in the drive (CONTRACT §7)' },
+  { description: 'File stored in the drive (docs/api-contract.md §7)' },
 );
 
 const nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -54,7 +54,10 @@ export const FileUploadBody = Type.Object(
   { description: 'File stored in the drive, with its media fields (null when unknown)' },
 );
 
-/** A cookie-looking upload is handed to cookie intake, whose answer (CONTRACT §8) is returned as is. */
+/**
+ * A cookie-looking upload is handed to cookie intake, whose answer (docs/api-contract.md §8) is returned as
+ * is.
+ */
 export const CookieHandoffBody = Type.Object(
   { success: Type.Literal(true), file_type: Type.Literal('netscape_cookies') },
   {
@@ -83,7 +86,7 @@ export const CopyBody = Type.Object(
     timestamp: Timestamp,
     auth_verified: Type.Literal(true),
   },
-  { description: 'File copied into the drive (CONTRACT §7)' },
+  { description: 'File copied into the drive (docs/api-contract.md §7)' },
 );
 
 export const DeleteRequest = Type.Object({
@@ -104,5 +107,5 @@ export const DeleteBody = Type.Object(
     timestamp: Timestamp,
     auth_verified: Type.Literal(true),
   },
-  { description: 'File deleted (CONTRACT §7)' },
+  { description: 'File deleted (docs/api-contract.md §7)' },
 );

@@ -2,7 +2,7 @@ import pLimit from 'p-limit';
 import type { Logger } from 'pino';
 import { StagingArea, type StagedFile } from '../fs/staging.js';
 import { COOKIE_SNIFF_BYTES } from '../cookies/netscape.js';
-import { AppError, NotFoundError } from '../http/errors.js';
+import { StationError, NotFound } from '../errors.js';
 import type { UserRecord } from '../identity/user-files.js';
 import { releaseMedia } from './media/record.js';
 import { wrapperOf } from './media/wrap.js';
@@ -60,7 +60,8 @@ export class DriveService extends DriveReader {
 
   constructor(protected override readonly deps: DriveServiceDeps) {
     super(deps);
-    // Every upload route checks the start of a file for cookies (CONTRACT §7): keep what that check reads.
+    // Every upload route checks the start of a file for cookies (docs/api-contract.md §7): keep what that
+    // check reads.
     this.staging = new StagingArea(deps.stagingDir, COOKIE_SNIFF_BYTES);
     this.locks = new DriveLocks(deps.logger);
     this.commits = new GroupCommits(this.locks);
@@ -129,7 +130,7 @@ export class DriveService extends DriveReader {
       // Not pinned on its own: the wrapper pinned under the lock covers it, and a refused upload leaves no pin.
       const added = await this.imports(() => this.deps.store.addFile(staged.path, { pin: false }));
       if (added.size !== staged.size)
-        throw new AppError(500, 'STORE_SIZE_MISMATCH', 'The content store did not receive the whole file.');
+        throw new StationError('STORE_SIZE_MISMATCH', 'The content store did not receive the whole file.');
       const driveDir = this.driveDir(user);
       const placement = {
         staged,
@@ -164,7 +165,7 @@ export class DriveService extends DriveReader {
     filePath: string,
   ): Promise<{ entry: ManifestEntry; rootCid: string }> {
     const target = parseDrivePath(filePath);
-    if (!target) throw new NotFoundError('FILE_NOT_FOUND', 'There is no such file in the drive.');
+    if (!target) throw new NotFound('FILE_NOT_FOUND', 'There is no such file in the drive.');
     const driveDir = this.driveDir(user);
     const removed = await this.locks.run(driveDir, async () => {
       const removal = await this.writer(user, driveDir).remove(target.path);

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { localTimestamp, type Clock } from '../clock.js';
 import { within } from '../fs/paths.js';
 import type { StagingArea } from '../fs/staging.js';
-import { ConflictError, NotFoundError } from '../http/errors.js';
+import { Conflict, NotFound } from '../errors.js';
 import type { UserRecord } from '../identity/user-files.js';
 import { categoryFor, fileTypeFor, mimeTypeFor, type DriveCategory } from './categories.js';
 import { replayLegacyJournal, settleMoves } from './journal.js';
@@ -26,7 +26,7 @@ import { QuotaExceededError } from './quota.js';
 export type { DriveFileResult, DriveStore, Placement, PlacementOutcome };
 
 const nameTaken = (name: string) =>
-  new ConflictError('NAME_TAKEN', `Too many files named like ${name}; rename the file.`);
+  new Conflict('NAME_TAKEN', `Too many files named like ${name}; rename the file.`);
 
 /** The changes of one drive, each called with the drive lock held (see DriveService, GroupCommits). */
 export class DriveWriter {
@@ -161,7 +161,7 @@ export class DriveWriter {
   async remove(path: string): Promise<{ entry: ManifestEntry; rootCid: string; remaining: ManifestEntry[] }> {
     const drive = await this.load();
     const entry = drive.state.entry(path);
-    if (!entry) throw new NotFoundError('FILE_NOT_FOUND', `There is no file ${path} in the drive.`);
+    if (!entry) throw new NotFound('FILE_NOT_FOUND', `There is no file ${path} in the drive.`);
     const rootCid = await publishChange(this.publishing(), drive, { remove: [path] });
     await rm(within(this.driveDir, entry.category, entry.name), { force: true });
     // Only the wrapper was pinned for this file; other drives holding the same content pin their own.

@@ -16,7 +16,7 @@ export function transferZen(cents: number): number {
   return Math.round(cents * 10) / 100;
 }
 
-/** An account balance in Ẑen: (Ğ1 − 1) × 10, never below zero (CONTRACT §10). */
+/** An account balance in Ẑen: (Ğ1 − 1) × 10, never below zero (docs/api-contract.md §10). */
 export function balanceZen(cents: number): number {
   return transferZen(Math.max(0, cents - EXISTENTIAL_DEPOSIT_CENTS));
 }

@@ -1,4 +1,4 @@
-import { BadRequestError, NotFoundError } from '../http/errors.js';
+import { InvalidInput, NotFound } from '../errors.js';
 import { normaliseEmail } from '../identity/email.js';
 import type { UserLookup } from '../identity/user-store.js';
 import { toG1Address } from '../identity/ss58.js';
@@ -24,17 +24,17 @@ export async function resolveWallet(
   const key = input.trim();
   if (key.includes('@')) {
     if (!normaliseEmail(key)) {
-      throw new BadRequestError('INVALID_EMAIL', 'A valid e-mail address is required (name@domain.tld).');
+      throw new InvalidInput('INVALID_EMAIL', 'A valid e-mail address is required (name@domain.tld).');
     }
     const user = await users.findByEmail(key);
-    if (!user) throw new NotFoundError('UNKNOWN_USER', 'No local user has this e-mail address.');
+    if (!user) throw new NotFound('UNKNOWN_USER', 'No local user has this e-mail address.');
     const address = user.g1pub ? toG1Address(user.g1pub) : null;
-    if (!address) throw new NotFoundError('NO_WALLET', 'This user has no Ğ1 wallet (G1PUBNOSTR).');
+    if (!address) throw new NotFound('NO_WALLET', 'This user has no Ğ1 wallet (G1PUBNOSTR).');
     return { g1pub: user.g1pub!, address };
   }
   const address = toG1Address(key);
   if (!address) {
-    throw new BadRequestError(
+    throw new InvalidInput(
       'INVALID_G1PUB',
       'g1pub must be a Ğ1 public key (v1 base58 or g1… SS58 address) or the e-mail of a local user.',
     );

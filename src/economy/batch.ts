@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import pLimit from 'p-limit';
 import { Type, type Static } from 'typebox';
-import { AppError, BadRequestError, DependencyError } from '../http/errors.js';
+import { StationError, InvalidInput, DependencyError } from '../errors.js';
 import { errorResponses } from '../http/schemas.js';
+import type { StationApp } from '../http/station-app.js';
 import { balanceReport } from './balance.js';
 import { BalanceBody } from './schemas.js';
 
@@ -39,8 +39,8 @@ function keysOf(list: string): string[] {
 }
 
 /** `GET /check_balances?g1pubs=a,b,c`: several balances in one request, through the cached ledger. */
-export async function balancesRoutes(app: FastifyInstance): Promise<void> {
-  app.get<{ Querystring: Static<typeof Query> }>(
+export async function balancesRoutes(app: StationApp): Promise<void> {
+  app.get(
     '/check_balances',
     {
       schema: {
@@ -53,9 +53,9 @@ export async function balancesRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const keys = keysOf(request.query.g1pubs);
       if (keys.length === 0)
-        throw new BadRequestError('MISSING_G1PUBS', 'Give g1pubs: keys separated by commas.');
+        throw new InvalidInput('MISSING_G1PUBS', 'Give g1pubs: keys separated by commas.');
       if (keys.length > MAX_BATCH_KEYS)
-        throw new BadRequestError(
+        throw new InvalidInput(
           'TOO_MANY_KEYS',
           `At most ${MAX_BATCH_KEYS} keys per request (${keys.length} given).`,
         );
@@ -64,13 +64,13 @@ export async function balancesRoutes(app: FastifyInstance): Promise<void> {
         keys.map((key) =>
           limit(() => balanceReport(key, { users: app.users, ledger: app.ledger })).catch(
             (error: unknown) => {
-              if (error instanceof AppError) return error;
+              if (error instanceof StationError) return error;
               throw error;
             },
           ),
         ),
       );
-      const failures = outcomes.filter((outcome) => outcome instanceof AppError);
+      const failures = outcomes.filter((outcome) => outcome instanceof StationError);
       // An indexer that answered nothing is the request's failure, not a page of error entries.
       if (failures.length === keys.length && failures.every((error) => error instanceof DependencyError))
         throw failures[0]!;
@@ -78,7 +78,9 @@ export async function balancesRoutes(app: FastifyInstance): Promise<void> {
       keys.forEach((key, index) => {
         const outcome = outcomes[index]!;
         balances[key] =
-          outcome instanceof AppError ? { g1pub: key, detail: outcome.message, code: outcome.code } : outcome;
+          outcome instanceof StationError
+            ? { g1pub: key, detail: outcome.message, code: outcome.code }
+            : outcome;
       });
       return { balances, count: keys.length, errors: failures.length };
     },

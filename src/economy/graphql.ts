@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
-import { DependencyError } from '../http/errors.js';
+import { DependencyError, type Dependency } from '../errors.js';
 import { OutageLog } from '../outage-log.js';
 
 export interface GraphqlPoolOptions {
@@ -12,7 +12,7 @@ export interface GraphqlPoolOptions {
   /** How long an endpoint that just failed is tried after the others. */
   cooldownMs?: number;
   /** Name used in errors and logs. */
-  dependency?: string;
+  dependency?: Dependency;
   logger?: Pick<Logger, 'warn' | 'info'>;
   fetch?: typeof fetch;
 }
@@ -31,13 +31,13 @@ class EndpointError extends Error {
 /**
  * GraphQL over HTTP POST against a list of equivalent endpoints. Each request tries them in order; an endpoint
  * that failed recently moves to the back of the line for `cooldownMs`, so a dead primary does not cost every
- * request a time-out. When none answers, the error says whether they timed out (504), were unreachable (503)
- * or answered with errors (502).
+ * request a time-out. When none answers, the error says whether they timed out, were unreachable or
+ * answered with errors (INDEXER_TIMEOUT, INDEXER_DOWN, INDEXER_FAILED).
  */
 export class GraphqlPool {
   private readonly timeoutMs: number;
   private readonly cooldownMs: number;
-  private readonly dependency: string;
+  private readonly dependency: Dependency;
   private readonly doFetch: typeof fetch;
   private readonly failedAt = new Map<string, number>();
   /** One per endpoint: an outage is two log lines, not one per request (see outage-log.ts). */

@@ -1,5 +1,5 @@
 import { localTimestamp } from '../clock.js';
-import { BadRequestError } from '../http/errors.js';
+import { InvalidInput } from '../errors.js';
 import { centsToG1, transferZen } from './amounts.js';
 import type { LedgerTransfer } from './ledger.js';
 
@@ -35,7 +35,7 @@ export interface RevenueReport {
 export function parseYearFilter(year: string | undefined): string {
   if (year === undefined || year === '' || year === 'all') return 'all';
   if (/^\d{4}$/.test(year)) return year;
-  throw new BadRequestError('INVALID_YEAR', 'year must be a four-digit year (e.g. 2025) or "all".');
+  throw new InvalidInput('INVALID_YEAR', 'year must be a four-digit year (e.g. 2025) or "all".');
 }
 
 interface Sale {

@@ -1,7 +1,7 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Static } from 'typebox';
-import { BadRequestError } from '../http/errors.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { InvalidInput } from '../errors.js';
 import { errorResponses } from '../http/schemas.js';
+import type { StationApp } from '../http/station-app.js';
 import { pageContext, sendHtml, sharedViews, wantsHtml, type Views } from '../http/views.js';
 import { twoDecimals } from './amounts.js';
 import { balanceReport } from './balance.js';
@@ -53,15 +53,17 @@ function sendJson<R extends object, K extends keyof R & string>(
   return { ...readout.report, [list]: page.items, next_cursor: page.next_cursor };
 }
 
-/** Read-only economy endpoints (CONTRACT §7, §10): JSON by default, a page when `html` is present. */
-export async function economyRoutes(app: FastifyInstance): Promise<void> {
+/**
+ * Read-only economy endpoints (docs/api-contract.md §7, §10): JSON by default, a page when `html` is present.
+ */
+export async function economyRoutes(app: StationApp): Promise<void> {
   const views = await sharedViews();
   const { wallets, salesMarker, ipfsGateway } = app.config;
   const gateway = ipfsGateway.replace(/\/+$/, '');
   const revenue = new ReadoutCache<RevenueReport>();
   const society = new ReadoutCache<SocietyReport>();
 
-  app.get<{ Querystring: Static<typeof BalanceQuery> }>(
+  app.get(
     '/check_balance',
     {
       schema: {
@@ -77,10 +79,7 @@ export async function economyRoutes(app: FastifyInstance): Promise<void> {
       const html = wantsHtml(request.query);
       if (!g1pub?.trim()) {
         if (html) return page(views, request, reply, 'economy/balance', { report: null, query: '' });
-        throw new BadRequestError(
-          'MISSING_G1PUB',
-          'Give g1pub: a Ğ1 public key or the e-mail of a local user.',
-        );
+        throw new InvalidInput('MISSING_G1PUB', 'Give g1pub: a Ğ1 public key or the e-mail of a local user.');
       }
       const report = await balanceReport(g1pub, { users: app.users, ledger: app.ledger });
       if (!html) return report;
@@ -88,7 +87,7 @@ export async function economyRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<{ Querystring: Static<typeof SocietyQuery> }>(
+  app.get(
     '/check_society',
     {
       schema: {
@@ -109,7 +108,7 @@ export async function economyRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<{ Querystring: Static<typeof RevenueQuery> }>(
+  app.get(
     '/check_revenue',
     {
       schema: {

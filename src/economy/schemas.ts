@@ -39,7 +39,12 @@ const Paging = {
 
 export const SocietyQuery = Type.Object({ html: Html, lang: Lang, ...Paging });
 
-const PartType = Type.Union(['constellation', 'satellite', 'parts', 'other'].map((v) => Type.Literal(v)));
+const PartType = Type.Union([
+  Type.Literal('constellation'),
+  Type.Literal('satellite'),
+  Type.Literal('parts'),
+  Type.Literal('other'),
+]);
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 /** Last, and only in paged answers, so the unpaged answer keeps its fields and their order. */
 const NextCursor = Type.Optional(

@@ -52,9 +52,9 @@ const PEER_ID = /^[A-Za-z0-9]{16,128}$/;
 const EMAIL_IN_TEXT = /[^\s:;,<>()"']+@[^\s:;,<>()"']+/;
 
 /**
- * `UPLANET:<8>:SOCIETY:<email>:<type>[:<IPFSNODEID>]`, read by position (CONTRACT §10), so an e-mail that
- * happens to contain "satellite" says nothing about the share type. Legacy "Parts sociales" comments are
- * `parts`; everything else is `other`.
+ * `UPLANET:<8>:SOCIETY:<email>:<type>[:<IPFSNODEID>]`, read by position (docs/api-contract.md §10), so an
+ * e-mail that happens to contain "satellite" says nothing about the share type. Legacy "Parts sociales"
+ * comments are `parts`; everything else is `other`.
  */
 export function parseShareComment(comment: string | null): ParsedShareComment {
   const text = comment ?? '';

@@ -1,8 +1,8 @@
-import { DependencyError } from '../http/errors.js';
+import { DependencyError } from '../errors.js';
 import type { GraphqlPool } from './graphql.js';
 import type { Ledger, LedgerTransfer } from './ledger.js';
 
-/** The queries of CONTRACT §10, PostGraphile style, as the Duniter v2s squid answers them. */
+/** The queries of docs/api-contract.md §10, PostGraphile style, as the Duniter v2s squid answers them. */
 export const BALANCE_QUERY = `query Balance($a: String!) {
   accounts(condition: {id: $a}) { nodes { id totalBalance } }
 }`;

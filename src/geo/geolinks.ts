@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from 'typebox';
-import { BadRequestError } from '../http/errors.js';
+import { Type } from 'typebox';
+import { InvalidInput } from '../errors.js';
 import { errorResponses } from '../http/schemas.js';
+import type { StationApp } from '../http/station-app.js';
 import { CellKeys } from './cell-keys.js';
 import { parseCoordinate } from './coordinates.js';
 
@@ -17,6 +17,10 @@ const DIRECTIONS = {
   southwest: [-1, -1],
   here: [0, 0],
 } as const;
+
+type Direction = keyof typeof DIRECTIONS;
+/** Object.entries types its keys as string; these are exactly the keys of DIRECTIONS. */
+const DIRECTION_STEPS = Object.entries(DIRECTIONS) as [Direction, (typeof DIRECTIONS)[Direction]][];
 
 interface Level {
   field: 'umaps' | 'sectors' | 'regions';
@@ -90,11 +94,11 @@ const Geolinks = Type.Object({
 });
 
 /** `GET /api/umap/geolinks`: the NOSTR keys of the UMAP, SECTOR and REGION cells at and around a point. */
-export async function geolinksRoutes(app: FastifyInstance): Promise<void> {
+export async function geolinksRoutes(app: StationApp): Promise<void> {
   const keys = new CellKeys();
   const network = app.config.uplanetName;
 
-  app.get<{ Querystring: Static<typeof Query> }>(
+  app.get(
     '/api/umap/geolinks',
     {
       schema: {
@@ -109,17 +113,21 @@ export async function geolinksRoutes(app: FastifyInstance): Promise<void> {
       const lat = parseCoordinate(request.query.lat, 90);
       const lon = parseCoordinate(request.query.lon, 180);
       if (lat === null || lon === null)
-        throw new BadRequestError('INVALID_COORDINATES', 'lat (±90) and lon (±180) must be decimal numbers.');
+        throw new InvalidInput('INVALID_COORDINATES', 'lat (±90) and lon (±180) must be decimal numbers.');
       const umap = [lat.toFixed(2), lon.toFixed(2)] as const;
+      // Filled below with every direction of every level.
       const answer = { umaps: {}, sectors: {}, regions: {} } as Record<
         Level['field'],
-        Record<string, string>
+        Record<Direction, string>
       >;
-      const cells = { umaps: {}, sectors: {}, regions: {} } as Record<Level['field'], Record<string, string>>;
+      const cells = { umaps: {}, sectors: {}, regions: {} } as Record<
+        Level['field'],
+        Record<Direction, string>
+      >;
       await Promise.all(
         LEVELS.flatMap((level) => {
           const [latText, lonText] = umap.map(level.text) as [string, string];
-          return Object.entries(DIRECTIONS).map(async ([direction, [north, east]]) => {
+          return DIRECTION_STEPS.map(async ([direction, [north, east]]) => {
             const cellLat = shifted(latText, north, level);
             const cellLon = shifted(lonText, east, level);
             cells[level.field][direction] = `${cellLat}_${cellLon}`;

@@ -1,6 +1,6 @@
 import { toGrid, type LatLon } from './coordinates.js';
 
-/** UMAP = 0.01° cell, SECTOR = 0.1°, REGION = 1° (CONTRACT §11). */
+/** UMAP = 0.01° cell, SECTOR = 0.1°, REGION = 1° (docs/api-contract.md §11). */
 export interface Cell {
   lat: number;
   lon: number;

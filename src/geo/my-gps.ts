@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from 'typebox';
+import { Type } from 'typebox';
 import { localTimestamp } from '../clock.js';
-import { AppError, NotFoundError, UnauthorizedError } from '../http/errors.js';
+import { StationError, NotFound, Unauthenticated } from '../errors.js';
+import { AnswerWithStatus } from '../http/error-status.js';
 import { ErrorBody, errorResponses } from '../http/schemas.js';
+import type { StationApp } from '../http/station-app.js';
 import { parsePubkey } from '../identity/pubkey.js';
 import { parseGps } from './coordinates.js';
 
@@ -56,8 +57,8 @@ async function readText(path: string): Promise<string | null> {
  * relay-observed login), in UPassport's fields. The roaming fields (another home station) never apply here and
  * are null; `debug` (server paths) is not sent.
  */
-export async function myGpsRoutes(app: FastifyInstance): Promise<void> {
-  app.get<{ Querystring: Static<typeof Query> }>(
+export async function myGpsRoutes(app: StationApp): Promise<void> {
+  app.get(
     '/api/myGPS',
     {
       schema: {
@@ -75,7 +76,7 @@ export async function myGpsRoutes(app: FastifyInstance): Promise<void> {
       } catch (error) {
         // UPlanet pages treat 403 as "log in on the relay" and 404 as "not known here"; a 403 carries a fresh
         // challenge for this address, so the client can sign it and retry in one round trip.
-        if (error instanceof UnauthorizedError) {
+        if (error instanceof Unauthenticated) {
           const key = parsePubkey(request.query.npub);
           const issued = key ? await app.auth.challenges.issue(key.hex, request.ip) : null;
           return reply.status(403).send({
@@ -84,14 +85,14 @@ export async function myGpsRoutes(app: FastifyInstance): Promise<void> {
             ...(issued ? { nip42_challenge: issued.challenge, expires_in: issued.expiresIn } : {}),
           });
         }
-        if (error instanceof AppError && error.code === 'NOT_REGISTERED')
-          throw new NotFoundError(error.code, error.message);
+        if (error instanceof StationError && error.code === 'NOT_REGISTERED')
+          throw new AnswerWithStatus(404, error);
         throw error;
       }
       const { auth, user } = owner;
       const dir = app.users.dirFor(user.email);
       const gps = parseGps((await readText(join(dir, 'GPS'))) ?? '');
-      if (!gps) throw new NotFoundError('GPS_NOT_SET', 'No position is recorded for this user (GPS file).');
+      if (!gps) throw new NotFound('GPS_NOT_SET', 'No position is recorded for this user (GPS file).');
       const nostrns = await readText(join(dir, 'NOSTRNS'));
       return {
         success: true,

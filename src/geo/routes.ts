@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { PROJECT_ROOT } from '../config/config.js';
-import { BadRequestError } from '../http/errors.js';
+import { InvalidInput } from '../errors.js';
 import { errorResponses } from '../http/schemas.js';
+import type { StationApp } from '../http/station-app.js';
 import { trustedAddresses } from '../http/trusted.js';
 import { pageContext, sendHtml, sharedViews } from '../http/views.js';
 import { parseCoordinate } from './coordinates.js';
@@ -58,14 +58,14 @@ const SystemBody = Type.Object({
 function readQuery(query: Static<typeof Query>): SystemQuery {
   const given = (value: string | undefined) => value !== undefined && value !== '';
   if (!given(query.lat) && !given(query.lon)) {
-    if (given(query.deg)) throw new BadRequestError('INVALID_COORDINATES', 'deg needs lat and lon.');
+    if (given(query.deg)) throw new InvalidInput('INVALID_COORDINATES', 'deg needs lat and lon.');
     return { center: null, deg: 0 };
   }
   const lat = parseCoordinate(query.lat, 90);
   const lon = parseCoordinate(query.lon, 180);
   const deg = given(query.deg) ? parseCoordinate(query.deg, 180) : 1;
   if (lat === null || lon === null || deg === null || deg <= 0) {
-    throw new BadRequestError(
+    throw new InvalidInput(
       'INVALID_COORDINATES',
       'lat (±90), lon (±180) and deg (the window side, 0.01 to 180 degrees) must be decimal numbers.',
     );
@@ -80,7 +80,7 @@ function prefersHtml(accept: string | undefined, html: string | undefined): bool
   return type.startsWith('text/html');
 }
 
-export async function geoRoutes(app: FastifyInstance): Promise<void> {
+export async function geoRoutes(app: StationApp): Promise<void> {
   const views = await sharedViews();
   const report = new SystemReport({
     config: app.config,
@@ -92,7 +92,7 @@ export async function geoRoutes(app: FastifyInstance): Promise<void> {
   // E-mails are personal data: only the station's swarm sees them.
   const swarm = trustedAddresses(app.config.trustedIps);
 
-  app.get<{ Querystring: Static<typeof Query> }>(
+  app.get(
     '/',
     {
       schema: {

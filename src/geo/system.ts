@@ -52,8 +52,9 @@ function umapEntry(cell: Cell, users: number): UmapEntry {
 }
 
 /**
- * The station's "system JSON" (CONTRACT §11). Reports are cached per (lat, lon, deg) for 30 s and then served
- * stale while one refresh runs, and balances get a time budget, so a slow indexer never makes `/` slow.
+ * The station's "system JSON" (docs/api-contract.md §11). Reports are cached per (lat, lon, deg) for 30 s and
+ * then served stale while one refresh runs, and balances get a time budget, so a slow indexer never makes `/`
+ * slow.
  */
 export class SystemReport {
   private readonly cache: LRUCache<string, SystemData, SystemQuery>;

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
 import { PROJECT_ROOT } from '../config/config.js';
+import type { StationApp } from './station-app.js';
 
 /** Where `scripts/build-pages.mjs` bundles `pages/src/<name>.ts` (nostr-tools included: stations may be offline). */
 export const PAGE_BUNDLES_DIR = join(PROJECT_ROOT, 'dist', 'pages');
@@ -13,7 +13,7 @@ export const ASSETS_PREFIX = '/assets/';
  * Serves the browser modules of the pages. Bundle names do not change between releases, so browsers
  * revalidate (ETag) instead of caching blindly; a missing file falls through to the JSON 404.
  */
-export async function assetRoutes(app: FastifyInstance): Promise<void> {
+export async function assetRoutes(app: StationApp): Promise<void> {
   await app.register(fastifyStatic, {
     root: PAGE_BUNDLES_DIR,
     prefix: ASSETS_PREFIX,

@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorBody } from './error-handler.js';
-import { AppError } from './errors.js';
+import { StationError } from '../errors.js';
 
 /** Longer URLs are 414, whether Node's parser or a route sees them first. */
 export const MAX_URL_LENGTH = 8 * 1024;
@@ -107,7 +107,7 @@ export function frameworkErrors(error: FastifyError, _request: FastifyRequest, r
 export function registerUrlLimit(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {
     if (request.raw.url && request.raw.url.length > MAX_URL_LENGTH) {
-      throw new AppError(TOO_LONG.status, TOO_LONG.code, TOO_LONG.detail);
+      throw new StationError(TOO_LONG.code, TOO_LONG.detail);
     }
   });
 }

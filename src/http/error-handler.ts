@@ -1,13 +1,15 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, DependencyError } from './errors.js';
+import { DependencyError, StationError, type ErrorCode } from '../errors.js';
+import { errorHeaders, statusOfError } from './error-status.js';
+import { sendErrorPage, wantsErrorPage, wantsNotFoundPage } from './error-page.js';
 
 export interface ErrorBody {
   detail: string;
-  code: string;
+  code: ErrorCode;
 }
 
 /** Fastify's own error codes mapped to our stable ones; anything unknown in the 4xx range keeps its status. */
-const FASTIFY_CODES: Record<string, { status: number; code: string }> = {
+const FASTIFY_CODES: Record<string, { status: number; code: ErrorCode }> = {
   FST_ERR_VALIDATION: { status: 400, code: 'VALIDATION_FAILED' },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'EMPTY_BODY' },
@@ -32,9 +34,9 @@ function isDiskFull(error: unknown, depth = 0): boolean {
   return (typeof code === 'string' && NO_SPACE_CODES.has(code)) || isDiskFull(cause, depth + 1);
 }
 
-function toBody(error: FastifyError | AppError | Error): { status: number; body: ErrorBody } {
-  if (error instanceof AppError)
-    return { status: error.statusCode, body: { detail: error.message, code: error.code } };
+function toBody(error: FastifyError | StationError | Error): { status: number; body: ErrorBody } {
+  if (error instanceof StationError)
+    return { status: statusOfError(error), body: { detail: error.message, code: error.code } };
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
     const context = fastifyError.validationContext ?? 'request';
@@ -89,12 +91,15 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const { status, body } = toBody(error);
     logFailure(request, error, status, body);
-    if (error instanceof AppError) reply.headers(error.headers);
+    if (error instanceof StationError) reply.headers(errorHeaders(error, status));
     reply.header('x-reason', reasonHeader(body.detail));
+    if (wantsErrorPage(request)) return sendErrorPage(request, reply, status, body);
     return reply.status(status).type('application/json; charset=utf-8').send(body);
   });
   app.setNotFoundHandler((request, reply) => {
     const detail = `No route for ${request.method} ${request.url.split('?')[0]}`;
-    return reply.status(404).header('x-reason', reasonHeader(detail)).send({ detail, code: 'NOT_FOUND' });
+    reply.header('x-reason', reasonHeader(detail));
+    if (wantsNotFoundPage(request)) return sendErrorPage(request, reply, 404, { detail, code: 'NOT_FOUND' });
+    return reply.status(404).send({ detail, code: 'NOT_FOUND' });
   });
 }

@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { localTimestamp, unixSeconds } from '../clock.js';
 import { diskSpace } from '../fs/disk-space.js';
 import { recentAnswer } from './recent-answer.js';
+import type { StationApp } from './station-app.js';
 import { verificationStats, verifierBackend } from '../nostr/verify.js';
 
 const RelayState = Type.Object({
@@ -53,7 +53,7 @@ const Health = Type.Object({
  * (when it runs here), the content store and free disk space. An optional extra relay being down shows in
  * `relays` only.
  */
-export async function healthRoutes(app: FastifyInstance): Promise<void> {
+export async function healthRoutes(app: StationApp): Promise<void> {
   const now = () => app.clock.now();
   const { dataRoot, diskMinFreeBytes } = app.config;
   const disk = recentAnswer(() => diskSpace(dataRoot, diskMinFreeBytes), 2_000, now);

@@ -1,7 +1,15 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { PROJECT_ROOT } from '../config/config.js';
 import { ErrorBody } from './schemas.js';
+
+/** The API's version is the package's, read once when the service starts. */
+const SERVICE_VERSION = (
+  JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }
+).version;
 
 /** OpenAPI built from the route schemas, served at /docs (UI) and /docs/json; assets are local, no CDN. */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
@@ -11,7 +19,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       info: {
         title: 'UPlanet station service',
         description: 'NOSTR identities, IPFS drive, cookie intake and Ğ1/Ẑen economy read-outs.',
-        version: '1.0.0',
+        version: SERVICE_VERSION,
       },
       components: {
         securitySchemes: {

@@ -1,6 +1,6 @@
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from './errors.js';
+import { TryLater } from '../errors.js';
 
 export interface OverloadOptions {
   /** Mean event-loop delay (ms) above which requests are turned away; 0: never. */
@@ -30,9 +30,7 @@ export async function registerOverload(app: FastifyInstance, options: OverloadOp
     pressureHandler: (request: FastifyRequest, _reply: FastifyReply, type: string) => {
       if (ALWAYS_ANSWERED.has(request.url.split('?')[0]!)) return;
       const detail = `The station is overloaded (${type}); retry in ${RETRY_AFTER_SECONDS} s.`;
-      return Promise.reject(
-        new AppError(503, 'OVERLOADED', detail, { 'retry-after': String(RETRY_AFTER_SECONDS) }),
-      );
+      return Promise.reject(new TryLater('OVERLOADED', detail, RETRY_AFTER_SECONDS));
     },
   });
 }

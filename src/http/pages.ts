@@ -1,10 +1,7 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { g1Labels } from './page-labels/g1.js';
-import { nostrLabels } from './page-labels/nostr.js';
-import { scanLabels } from './page-labels/scan.js';
-import { webcamLabels } from './page-labels/webcam.js';
+import { pageLabels } from './page-labels/language.js';
 import { documentResponse, errorResponses } from './schemas.js';
+import type { StationApp } from './station-app.js';
 import { pageContext, sendHtml, sharedViews, type Language } from './views.js';
 
 const PageQuery = Type.Object({
@@ -17,7 +14,7 @@ interface PageSpec {
   path: string;
   view: string;
   summary: string;
-  data: (lang: Language, app: FastifyInstance) => object;
+  data: (lang: Language, app: StationApp) => object;
 }
 
 const PAGES: PageSpec[] = [
@@ -26,13 +23,13 @@ const PAGES: PageSpec[] = [
     view: 'scan',
     summary:
       'Scan page: e-mail registration with a zero balance, multi-scan of QR codes (camera or pictures)',
-    data: (lang) => ({ t: scanLabels(lang) }),
+    data: (lang) => ({ t: pageLabels(lang).scan }),
   },
   {
     path: '/g1',
     view: 'g1',
     summary: 'Registration page: identity with optional Ğ1 salt/pepper and a position (UMAP cell)',
-    data: (lang) => ({ t: g1Labels(lang) }),
+    data: (lang) => ({ t: pageLabels(lang).g1 }),
   },
   {
     path: '/nostr',
@@ -40,23 +37,23 @@ const PAGES: PageSpec[] = [
     summary:
       'Geo-message page: sign a note with the position tags, publish it to the relay, read nearby notes',
     // The relay the station itself uses; the page adapts a loopback address to the host it was loaded from.
-    data: (lang, app) => ({ t: nostrLabels(lang), relayUrl: app.relay.url }),
+    data: (lang, app) => ({ t: pageLabels(lang).nostr, relayUrl: app.relay.url }),
   },
   {
     path: '/webcam',
     view: 'webcam',
     summary: 'Webcam page: record a video in the browser and upload it to the uDRIVE (POST /api/fileupload)',
     // Links to the upload are shown on the station's gateway.
-    data: (lang, app) => ({ t: webcamLabels(lang), gateway: app.config.ipfsGateway }),
+    data: (lang, app) => ({ t: pageLabels(lang).webcam, gateway: app.config.ipfsGateway }),
   },
 ];
 
 /**
- * The interactive pages (CONTRACT §7): server-rendered shells whose browser modules (`/assets/<page>.js`,
- * bundled: no CDN) do the work against the JSON API. Texts go to the modules in a data attribute, so the
- * strict Content-Security-Policy (`script-src 'self'`, no inline script) holds.
+ * The interactive pages (docs/api-contract.md §7): server-rendered shells whose browser modules
+ * (`/assets/<page>.js`, bundled: no CDN) do the work against the JSON API. Texts go to the modules in a data
+ * attribute, so the strict Content-Security-Policy (`script-src 'self'`, no inline script) holds.
  */
-export async function pageRoutes(app: FastifyInstance): Promise<void> {
+export async function pageRoutes(app: StationApp): Promise<void> {
   const views = await sharedViews();
   for (const spec of PAGES) {
     app.get(
@@ -70,7 +67,7 @@ export async function pageRoutes(app: FastifyInstance): Promise<void> {
           response: { 200: documentResponse('text/html', 'The page'), ...errorResponses(400, 429) },
         },
       },
-      (request: FastifyRequest, reply: FastifyReply) => {
+      (request, reply) => {
         const context = pageContext(request);
         // Pages that show freshly created keys must not be kept by caches.
         reply.header('cache-control', 'no-store');

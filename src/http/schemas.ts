@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 
-/** The body of every 4xx/5xx (CONTRACT §6). */
+/** The body of every 4xx/5xx (docs/api-contract.md §6). */
 export const ErrorBody = Type.Object(
   { detail: Type.String(), code: Type.String() },
   { $id: 'ErrorBody', description: 'Error: human sentence and stable UPPER_SNAKE code' },

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { sizeRefusal, type SizeLimit, type StagedFile, type StagingArea } from '../fs/staging.js';
 import type { AuthContext } from '../auth/types.js';
 import type { UserRecord } from '../identity/user-files.js';
-import { BadRequestError, ForbiddenError, PayloadTooLargeError, UnauthorizedError } from './errors.js';
+import { InvalidInput, Forbidden, TooLarge, Unauthenticated } from '../errors.js';
 import type { UploadLimits } from './upload-gate.js';
 
 export interface UploadedFile extends StagedFile {
@@ -44,7 +44,7 @@ export async function receiveUploadForm(
         fields[part.fieldname] = String(part.value);
       } else if (part.fieldname !== 'file' || file) {
         part.file.resume();
-        throw new BadRequestError('UNEXPECTED_FILE', 'Send exactly one file, in the form field "file".');
+        throw new InvalidInput('UNEXPECTED_FILE', 'Send exactly one file, in the form field "file".');
       } else {
         await beforeFile?.({ ...fields }).catch((error: unknown) => {
           part.file.resume();
@@ -64,8 +64,8 @@ export async function receiveUploadForm(
   return { fields, file };
 }
 
-function tooLarge(): PayloadTooLargeError {
-  return new PayloadTooLargeError('FILE_TOO_LARGE', 'The file is larger than this station accepts.');
+function tooLarge(): TooLarge {
+  return new TooLarge('FILE_TOO_LARGE', 'The file is larger than this station accepts.');
 }
 
 export interface OwnedUpload {
@@ -77,7 +77,7 @@ export interface OwnedUpload {
 }
 
 const ownerUnknown = () =>
-  new UnauthorizedError(
+  new Unauthenticated(
     'AUTH_REQUIRED',
     'Uploads need their owner before the file: send an Authorization: Nostr header, or the npub field before the file part.',
   );
@@ -120,7 +120,7 @@ export async function receiveOwnedUpload(
     if (form.file) await options.staging.discard(form.file);
   };
   try {
-    if (!form.file) throw new BadRequestError('MISSING_FILE', 'Send the file in the form field "file".');
+    if (!form.file) throw new InvalidInput('MISSING_FILE', 'Send the file in the form field "file".');
     // The key checked before the file stands in for an npub the form sends late or not at all.
     const owner = await request.requireOwner({
       npub: form.fields.npub ?? prechecked,
@@ -129,7 +129,7 @@ export async function receiveOwnedUpload(
     });
     // An npub field repeated after the file must not move the upload to another key than the one checked.
     if (owner.user.hex !== prechecked) {
-      throw new ForbiddenError('NPUB_MISMATCH', 'The npub after the file is not the one before it.');
+      throw new Forbidden('NPUB_MISMATCH', 'The npub after the file is not the one before it.');
     }
     return { file: form.file, fields: form.fields, owner, finish };
   } catch (error) {

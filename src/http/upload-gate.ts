@@ -1,22 +1,25 @@
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
-import { AppError } from './errors.js';
+import { TryLater } from '../errors.js';
 import { trustedAddresses } from './trusted.js';
 
-export class TooManyUploadsError extends AppError {
-  constructor(code: string, detail: string, retryAfterSeconds: number) {
-    super(429, code, detail, { 'retry-after': String(retryAfterSeconds) });
+export class TooManyUploadsError extends TryLater {
+  constructor(
+    code: 'UPLOAD_RATE_LIMITED' | 'UPLOAD_CONCURRENCY_LIMITED',
+    detail: string,
+    retryAfterSeconds: number,
+  ) {
+    super(code, detail, retryAfterSeconds);
   }
 }
 
 /** The whole station is at its upload capacity: come back shortly (503, not the client's fault). */
-export class StationBusyError extends AppError {
+export class StationBusyError extends TryLater {
   constructor(maxTotal: number, retryAfterSeconds: number) {
     super(
-      503,
       'STATION_BUSY',
       `The station is receiving ${maxTotal} uploads already; retry in ${retryAfterSeconds} s.`,
-      { 'retry-after': String(retryAfterSeconds) },
+      retryAfterSeconds,
     );
   }
 }

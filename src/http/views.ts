@@ -1,9 +1,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { Eta } from 'eta';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PROJECT_ROOT } from '../config/config.js';
 import type { Language } from './page-labels/language.js';
+import type { StationApp } from './station-app.js';
 
 /** Server-rendered page templates (`*.eta`) and their stylesheet live here. */
 export const VIEWS_DIR = join(PROJECT_ROOT, 'pages', 'views');
@@ -107,7 +108,7 @@ export function sendHtml(reply: FastifyReply, html: string): FastifyReply {
 }
 
 /** Serves the shared stylesheet (a file, not inline CSS, so a strict Content-Security-Policy can allow it). */
-export async function viewAssetRoutes(app: FastifyInstance): Promise<void> {
+export async function viewAssetRoutes(app: StationApp): Promise<void> {
   const views = await sharedViews();
   const css = views.file('station.css') ?? '';
   const icon = views.file('favicon.svg') ?? '';

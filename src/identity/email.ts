@@ -1,4 +1,4 @@
-import { BadRequestError } from '../http/errors.js';
+import { InvalidInput } from '../errors.js';
 
 const FORBIDDEN = /[/\\:*?"<>|\s\p{Cc}]/u;
 
@@ -53,7 +53,7 @@ export function registrationEmail(input: unknown): string | null {
 export function requireEmail(input: unknown): string {
   const email = normaliseEmail(input);
   if (!email)
-    throw new BadRequestError('INVALID_EMAIL', 'A valid e-mail address is required (name@domain.tld).');
+    throw new InvalidInput('INVALID_EMAIL', 'A valid e-mail address is required (name@domain.tld).');
   return email;
 }
 
@@ -61,7 +61,7 @@ export function requireEmail(input: unknown): string {
 export function requireRegistrationEmail(input: unknown): string {
   const email = registrationEmail(input);
   if (!email)
-    throw new BadRequestError(
+    throw new InvalidInput(
       'INVALID_EMAIL',
       'This e-mail address cannot be registered: use letters, digits and . _ % + - before the @, and a domain of letters, digits and hyphens (xn-- form for an internationalised domain).',
     );

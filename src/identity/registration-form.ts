@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import QRCode from 'qrcode';
-import { BadRequestError } from '../http/errors.js';
-import { keysLabels } from '../http/page-labels/keys.js';
+import { InvalidInput } from '../errors.js';
+import { pageLabels } from '../http/page-labels/language.js';
 import { pickLanguage, sendHtml, type Language, type Views } from '../http/views.js';
 
 /** Fields a MULTIPASS form may carry (UPassport's G1NostrForm has 19; most are ignored here). */
@@ -17,7 +17,7 @@ export async function multipartFields(request: FastifyRequest): Promise<void> {
   for await (const part of request.parts({ limits: { fields: MAX_FIELDS } })) {
     if (part.type === 'file') {
       part.file.resume();
-      throw new BadRequestError('UNEXPECTED_FILE', 'Registration takes form fields only, no file.');
+      throw new InvalidInput('UNEXPECTED_FILE', 'Registration takes form fields only, no file.');
     }
     fields[part.fieldname] = String(part.value);
   }
@@ -76,7 +76,7 @@ export async function sendRegisteredPage(
     lang,
     path: '/g1nostr',
     langSwitch: null,
-    k: keysLabels(lang),
+    k: pageLabels(lang).keys,
     ...EXTRA[lang],
     id,
     cell,

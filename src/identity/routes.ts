@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { parseCoordinate } from '../geo/coordinates.js';
-import { BadRequestError } from '../http/errors.js';
+import { InvalidInput } from '../errors.js';
 import { documentResponse, ErrorBody } from '../http/schemas.js';
+import type { StationApp } from '../http/station-app.js';
 import { sharedViews } from '../http/views.js';
 import { multipartFields, sendRegisteredPage, withErrorField } from './registration-form.js';
 
@@ -50,7 +50,7 @@ const CREDENTIAL = /^[\x21-\x7e]{1,128}$/;
 function readCredential(value: string | undefined, name: string): string | null {
   if (value === undefined || value === '') return null;
   if (!CREDENTIAL.test(value))
-    throw new BadRequestError('INVALID_CREDENTIAL', `${name} must be 1–128 printable ASCII characters.`);
+    throw new InvalidInput('INVALID_CREDENTIAL', `${name} must be 1–128 printable ASCII characters.`);
   return value;
 }
 
@@ -61,7 +61,7 @@ function readGps(body: Static<typeof Registration>) {
   const lat = parseCoordinate(body.lat, 90);
   const lon = parseCoordinate(body.lon, 180);
   if (lat === null || lon === null) {
-    throw new BadRequestError(
+    throw new InvalidInput(
       'INVALID_COORDINATES',
       'lat must be within ±90 and lon within ±180, as decimal numbers.',
     );
@@ -69,11 +69,11 @@ function readGps(body: Static<typeof Registration>) {
   return { lat, lon };
 }
 
-export async function identityRoutes(app: FastifyInstance): Promise<void> {
+export async function identityRoutes(app: StationApp): Promise<void> {
   const views = await sharedViews();
   const errors = Object.fromEntries([400, 409, 413].map((status) => [status, RegistrationError]));
 
-  app.post<{ Body: Static<typeof Registration>; Querystring: Static<typeof RegistrationQuery> }>(
+  app.post(
     '/g1nostr',
     {
       schema: {
@@ -102,12 +102,12 @@ export async function identityRoutes(app: FastifyInstance): Promise<void> {
       const salt = readCredential(body.salt, 'salt');
       const pepper = readCredential(body.pepper, 'pepper');
       if ((salt === null) !== (pepper === null)) {
-        throw new BadRequestError('INVALID_CREDENTIAL', 'Give both salt and pepper, or neither.');
+        throw new InvalidInput('INVALID_CREDENTIAL', 'Give both salt and pepper, or neither.');
       }
       // UPassport stretches raw credentials with PBKDF2 first; keys made without it would not be the ones the
       // client expects, so such a request is refused rather than answered with other keys.
       if (salt !== null && body.pre_stretched?.toLowerCase() === 'false') {
-        throw new BadRequestError(
+        throw new InvalidInput(
           'PRE_STRETCH_UNSUPPORTED',
           'This station does not stretch credentials: send salt and pepper already stretched (pre_stretched=true).',
         );

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { formatGps, parseGps, type LatLon } from '../geo/coordinates.js';
 import type { TwinKeys } from './keys.js';
 
-/** What the service knows of one user, read from the files of its directory (CONTRACT §3). */
+/** What the service knows of one user, read from the files of its directory (docs/api-contract.md §3). */
 export interface UserRecord {
   email: string;
   hex: string;

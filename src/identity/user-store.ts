@@ -4,7 +4,7 @@ import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { LatLon } from '../geo/coordinates.js';
-import { ConflictError } from '../http/errors.js';
+import { Conflict } from '../errors.js';
 import { within } from '../fs/paths.js';
 import { normaliseEmail, requireEmail, requireRegistrationEmail } from './email.js';
 import { deriveTwinKeys, randomCredential, type TwinKeys } from './keys.js';
@@ -102,16 +102,12 @@ export class UserStore {
   async create(input: NewUser): Promise<CreatedUser> {
     const email = requireRegistrationEmail(input.email);
     const target = this.dirFor(email);
-    if (await this.findByEmail(email))
-      throw new ConflictError('USER_EXISTS', `${email} is already registered.`);
+    if (await this.findByEmail(email)) throw new Conflict('USER_EXISTS', `${email} is already registered.`);
     const salt = input.salt || randomCredential();
     const pepper = input.pepper || randomCredential();
     const keys = await deriveTwinKeys(salt, pepper, this.uplanetName);
     if (await this.findByHex(keys.nostr.hex)) {
-      throw new ConflictError(
-        'KEY_EXISTS',
-        'These credentials already belong to another registered identity.',
-      );
+      throw new Conflict('KEY_EXISTS', 'These credentials already belong to another registered identity.');
     }
     // Built under a hidden temporary name and renamed: the directory appears complete or not at all, and the
     // rename fails if another request created the same e-mail meanwhile.
@@ -124,7 +120,7 @@ export class UserStore {
       await rm(staging, { recursive: true, force: true });
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOTEMPTY' || code === 'EEXIST') {
-        throw new ConflictError('USER_EXISTS', `${email} is already registered.`);
+        throw new Conflict('USER_EXISTS', `${email} is already registered.`);
       }
       throw error;
     }

@@ -12,7 +12,7 @@ export interface MailerOptions {
   logger?: Logger;
 }
 
-/** SMTP when `SMTP_URL` is set, otherwise `.eml` files in `TMP_DIR/outbox/` (CONTRACT §1). */
+/** SMTP when `SMTP_URL` is set, otherwise `.eml` files in `TMP_DIR/outbox/` (docs/api-contract.md §1). */
 export function createMailer(
   config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'captainEmail' | 'tmpDir'>,
   options: MailerOptions,

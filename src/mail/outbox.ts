@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { localTimestamp, type Clock } from '../clock.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { within } from '../fs/paths.js';
-import { DependencyError } from '../http/errors.js';
+import { DependencyError } from '../errors.js';
 import type { Mailer, MailReceipt, OutgoingMail } from './types.js';
 import { messageOf } from './message.js';
 

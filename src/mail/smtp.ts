@@ -1,6 +1,6 @@
 import { createTransport } from 'nodemailer';
 import type { Logger } from 'pino';
-import { DependencyError } from '../http/errors.js';
+import { DependencyError } from '../errors.js';
 import type { Mailer, MailReceipt, OutgoingMail } from './types.js';
 import { messageOf } from './message.js';
 

@@ -6,8 +6,10 @@ export const NIP42_KIND = 22242;
 /** Events dated further in the future than this are refused: clocks drift, but not by hours. */
 export const FUTURE_SKEW_SECONDS = 600;
 
+export type Nip42Refusal = 'AUTH_WRONG_KIND' | 'AUTH_EXPIRED' | 'AUTH_BAD_SIGNATURE';
+
 export type Nip42Result =
-  { ok: true; challenge: string | null } | { ok: false; code: string; reason: string };
+  { ok: true; challenge: string | null } | { ok: false; code: Nip42Refusal; reason: string };
 
 /**
  * Checks a kind-22242 authentication event without I/O: kind, date window, signature. `maxAge` is the

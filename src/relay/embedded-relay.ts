@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import proxyAddr from 'proxy-addr';
 import type { Logger } from 'pino';
 import WebSocket, { WebSocketServer } from 'ws';
-import { listen } from '../http/listen.js';
+import { listen } from '../net/listen.js';
 import {
   NIP11_CORS_HEADERS,
   NIP11_MEDIA_TYPE,

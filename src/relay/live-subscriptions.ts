@@ -20,7 +20,7 @@ export interface RelayConnection {
 
 /**
  * Live subscriptions of every connection. Kind-22242 events (the station's login answers) reach only
- * connections authenticated as the station: signed auth answers must not be public (docs/auth.md).
+ * connections authenticated as the station: signed auth answers must not be public (docs/auth-model.md).
  */
 export class LiveSubscriptions {
   private readonly connections = new Set<RelayConnection>();

@@ -45,7 +45,10 @@ export function hasCoordinateTags(event: NostrEvent): boolean {
   return event.tags.some((t) => ['latitude', 'longitude', 'lat', 'lon'].includes(t[0] ?? ''));
 }
 
-/** Integer index of the 0.01° UMAP row/column holding a coordinate (CONTRACT §11), by the shared `toGrid`. */
+/**
+ * Integer index of the 0.01° UMAP row/column holding a coordinate (docs/api-contract.md §11), by the shared
+ * `toGrid`.
+ */
 function cellIndex(value: number): number {
   return Math.round(toGrid(value) * 100);
 }

@@ -1,9 +1,9 @@
-import type { FastifyInstance } from 'fastify';
-import type { Static } from 'typebox';
+import type { TSchema } from 'typebox';
 import { parseCoordinate } from '../geo/coordinates.js';
 import { umapOf } from '../geo/grid.js';
-import { BadRequestError, NotFoundError } from '../http/errors.js';
+import { InvalidInput, NotFound } from '../errors.js';
 import { errorResponses } from '../http/schemas.js';
+import type { StationApp } from '../http/station-app.js';
 import { parsePubkey } from '../identity/pubkey.js';
 import {
   FollowsBody,
@@ -17,15 +17,12 @@ import {
 } from './schemas.js';
 import type { StationView } from './station-view.js';
 
-type PubkeyRequest = { Params: Static<typeof PubkeyParams> };
-
 const TAGS = ['view'];
 const MAX_DEG = 1;
 
 function hexOf(input: string): string {
   const parsed = parsePubkey(input);
-  if (!parsed)
-    throw new BadRequestError('BAD_PUBKEY', 'The public key must be an npub or 64 hex characters.');
+  if (!parsed) throw new InvalidInput('BAD_PUBKEY', 'The public key must be an npub or 64 hex characters.');
   return parsed.hex;
 }
 
@@ -33,7 +30,7 @@ function windowSide(text: string | undefined): number {
   if (text === undefined || text === '') return 0.01;
   const deg = /^\d*\.?\d+$/.test(text.trim()) ? Number(text) : NaN;
   if (!(deg >= 0.01 && deg <= MAX_DEG))
-    throw new BadRequestError('BAD_DEG', `deg must be a number of degrees from 0.01 to ${MAX_DEG}.`);
+    throw new InvalidInput('BAD_DEG', `deg must be a number of degrees from 0.01 to ${MAX_DEG}.`);
   return deg;
 }
 
@@ -41,9 +38,9 @@ function windowSide(text: string | undefined): number {
  * Read-only JSON of the station view (kinds 0, 1, 3, 21/22, 10001 as last seen on the relay). Registered
  * always; a process without streams serves an empty view.
  */
-export async function viewRoutes(app: FastifyInstance): Promise<void> {
+export async function viewRoutes(app: StationApp): Promise<void> {
   const view: StationView = app.view;
-  const byKey = (summary: string, body: object) => ({
+  const byKey = <Body extends TSchema>(summary: string, body: Body) => ({
     schema: {
       summary,
       tags: TAGS,
@@ -52,29 +49,25 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
     },
   });
 
-  app.get<PubkeyRequest>(
-    '/api/view/profile/:pubkey',
-    byKey('Newest kind-0 profile of a key', ProfileBody),
-    (request) => {
-      const profile = view.profile(hexOf(request.params.pubkey));
-      if (!profile)
-        throw new NotFoundError('PROFILE_NOT_FOUND', 'No profile of this key has been seen on the relay.');
-      return profile;
-    },
-  );
+  app.get('/api/view/profile/:pubkey', byKey('Newest kind-0 profile of a key', ProfileBody), (request) => {
+    const profile = view.profile(hexOf(request.params.pubkey));
+    if (!profile)
+      throw new NotFound('PROFILE_NOT_FOUND', 'No profile of this key has been seen on the relay.');
+    return profile;
+  });
 
-  app.get<PubkeyRequest>(
+  app.get(
     '/api/view/follows/:pubkey',
     byKey('Newest follow list (kind 3) of a local user', FollowsBody),
     (request) => {
       const follows = view.followsOf(hexOf(request.params.pubkey));
       if (!follows)
-        throw new NotFoundError('FOLLOWS_NOT_FOUND', 'No follow list of this local user has been seen.');
+        throw new NotFound('FOLLOWS_NOT_FOUND', 'No follow list of this local user has been seen.');
       return { ...follows, count: follows.follows.length };
     },
   );
 
-  app.get<PubkeyRequest>(
+  app.get(
     '/api/view/videos/:pubkey',
     byKey('Videos (kinds 21/22) of a local user, newest first', VideosBody),
     (request) => {
@@ -84,18 +77,18 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<PubkeyRequest>(
+  app.get(
     '/api/view/playlists/:pubkey',
     byKey('Newest playlist (kind 10001) of a local user', PlaylistBody),
     (request) => {
       const playlist = view.playlistOf(hexOf(request.params.pubkey));
       if (!playlist)
-        throw new NotFoundError('PLAYLIST_NOT_FOUND', 'No playlist of this local user has been seen.');
+        throw new NotFound('PLAYLIST_NOT_FOUND', 'No playlist of this local user has been seen.');
       return playlist;
     },
   );
 
-  app.get<{ Querystring: Static<typeof GeoQuery> }>(
+  app.get(
     '/api/geo/messages',
     {
       schema: {
@@ -109,7 +102,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
       const lat = parseCoordinate(request.query.lat, 90);
       const lon = parseCoordinate(request.query.lon, 180);
       if (lat === null || lon === null)
-        throw new BadRequestError('BAD_COORDINATES', 'lat and lon must be decimal degrees within range.');
+        throw new InvalidInput('BAD_COORDINATES', 'lat and lon must be decimal degrees within range.');
       const deg = windowSide(request.query.deg);
       const center = { lat, lon };
       const messages = view.geoMessages(center, deg, request.query.limit ?? 100);

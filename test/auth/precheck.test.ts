@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthServices, type AuthServices } from '../../src/auth/services.js';
+import { Forbidden } from '../../src/errors.js';
 import { authorizationHeader, newKey, nip98Header, signEvent } from '../helpers/nostr.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -46,7 +47,6 @@ describe('Authenticator.precheck', () => {
     await expect(
       auth.authenticator.precheck(request(nip98Header(key, 'http://localhost/x', 'POST'))),
     ).rejects.toMatchObject({
-      statusCode: 401,
       code: 'AUTH_URL_MISMATCH',
     });
     const event = JSON.parse(Buffer.from(nip98Header(key, url, 'POST').slice(6), 'base64').toString());
@@ -57,7 +57,7 @@ describe('Authenticator.precheck', () => {
     });
     await expect(
       auth.authenticator.precheck(request(nip98Header(key, url, 'POST')), { npub: newKey().npub }),
-    ).rejects.toMatchObject({ statusCode: 403 });
+    ).rejects.toBeInstanceOf(Forbidden);
   });
 
   it('checks an issued challenge without consuming it', async () => {

@@ -3,14 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { readLines, scanCookieStream } from '../../src/cookies/files.js';
 import { domainAndParents, normaliseCookieHost, siteOf } from '../../src/cookies/hosts.js';
 import { classifyLine, looksLikeNetscapeCookies, scanCookieText } from '../../src/cookies/netscape.js';
-import { AppError } from '../../src/http/errors.js';
+import { StationError } from '../../src/errors.js';
 import { cookieLine, cookieFile } from './fixtures.js';
 
 function errorCode(run: () => unknown): string | undefined {
   try {
     run();
   } catch (error) {
-    if (error instanceof AppError) return error.code;
+    if (error instanceof StationError) return error.code;
     throw error;
   }
   return undefined;

@@ -192,7 +192,7 @@ describe('the vault wants proof of possession, not a relay-observed event', () =
     await relay.close();
   });
 
-  it('accepts an upload authorised by the relay-observed event (the spec’s flow)', async () => {
+  it('accepts an upload authorised by the relay-observed event (docs/auth-model.md, method c)', async () => {
     const res = await postFile(t, carol, cookieFile([cookieLine('.youtube.com')]), { auth: 'none' });
     expect(res.statusCode).toBe(200);
     expect(res.json().file_path).toBe('carol@example.org/.youtube.com.cookie');

@@ -43,7 +43,7 @@ describe('drive routes', () => {
     await t.close();
   });
 
-  it('POST /api/upload stores the file and answers with the CONTRACT §7 fields', async () => {
+  it('POST /api/upload stores the file and answers with the docs/api-contract.md §7 fields', async () => {
     const res = await upload(t, alice, 'été.jpg', 'not really a photo');
     expect(res.statusCode).toBe(200);
     const body = res.json();

@@ -69,7 +69,7 @@ describe('CachedLedger', () => {
     clock.advance(31_000);
     squid.mode = 'http-500';
     expect(await ledger.balanceCents(WALLET)).toBe(5400);
-    await vi.waitFor(() => expect(ledger.balanceCents(WALLET)).rejects.toMatchObject({ statusCode: 503 }));
+    await vi.waitFor(() => expect(ledger.balanceCents(WALLET)).rejects.toMatchObject({ kind: 'down' }));
   });
 
   it('refreshes a long history by reading only its newest page, and re-reads it whole hourly', async () => {

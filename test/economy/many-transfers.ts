@@ -1,6 +1,9 @@
 import type { FixtureTransfer, SquidFixture } from './squid-server.js';
 
-/** The ORIGIN station wallets the default test configuration derives (CONTRACT §4), as in squid.json. */
+/**
+ * The ORIGIN station wallets the default test configuration derives (docs/api-contract.md §4), as in
+ * squid.json.
+ */
 export const ORIGIN_WALLETS = {
   reserve: 'g1LbTdQ7GNtnjba8xbZEYrTECHWVp7nJfVeebscbtAEbx6cM2',
   distribution: 'g1LBF94vApBWxJExucfEQyTRkAN1eFEnD5EFA2ZN8J1PpcdZ5',

@@ -195,7 +195,7 @@ describe('economy read-outs when indexers fail', () => {
       for (const url of [
         '/check_balance?g1pub=g1PUFShQzxJakbUxnBimBoyCaf3xgbZMJHoEtwQkbqGomfcK9',
         '/check_society',
-        '/check_revenue?html=1',
+        '/check_revenue',
       ]) {
         const res = await t.app.inject(url);
         expect(res.statusCode).toBe(503);

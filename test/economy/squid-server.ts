@@ -20,7 +20,10 @@ export function loadFixture(): SquidFixture {
   return JSON.parse(readFileSync(new URL('./fixtures/squid.json', import.meta.url), 'utf8')) as SquidFixture;
 }
 
-/** The query shapes of CONTRACT §10, whitespace-insensitive: anything else gets a GraphQL error back. */
+/**
+ * The query shapes of docs/api-contract.md §10, whitespace-insensitive: anything else gets a GraphQL error
+ * back.
+ */
 const ACCOUNTS =
   /^query \w+\(\$a: String!\) \{ accounts\(condition: \{id: \$a\}\) \{ nodes \{ id totalBalance \} \} \}$/;
 const TRANSFERS =

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
@@ -8,7 +9,7 @@ interface Operation {
 
 describe('OpenAPI description', () => {
   let t: TestApp;
-  let spec: { openapi: string; paths: Record<string, Record<string, Operation>> };
+  let spec: { openapi: string; info: { version: string }; paths: Record<string, Record<string, Operation>> };
   beforeAll(async () => {
     t = await buildTestApp();
     spec = (await t.app.inject({ url: '/docs/json' })).json();
@@ -37,6 +38,13 @@ describe('OpenAPI description', () => {
     ]) {
       expect(Object.keys(spec.paths), path).toContain(path);
     }
+  });
+
+  it('carries the version of package.json', async () => {
+    const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    expect(spec.info.version).toBe(pkg.version);
   });
 
   it('documents a summary and a success response for every operation', () => {

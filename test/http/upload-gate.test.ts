@@ -11,7 +11,7 @@ describe('UploadGate', () => {
     const first = gate.acquire('alice');
     gate.acquire('alice');
     expect(() => gate.acquire('alice')).toThrowError(
-      expect.objectContaining({ statusCode: 429, code: 'UPLOAD_CONCURRENCY_LIMITED' }),
+      expect.objectContaining({ code: 'UPLOAD_CONCURRENCY_LIMITED' }),
     );
     expect(() => gate.acquire('bob')).not.toThrow();
     first();
@@ -31,9 +31,8 @@ describe('UploadGate', () => {
       refused = error;
     }
     expect(refused).toMatchObject({
-      statusCode: 429,
       code: 'UPLOAD_RATE_LIMITED',
-      headers: { 'retry-after': '60' },
+      retryAfterSeconds: 60,
     });
     clock.advance(60_000);
     expect(() => gate.acquire('alice')()).not.toThrow();
@@ -65,7 +64,7 @@ describe('UploadLimits, station-wide', () => {
     } catch (error) {
       refused = error;
     }
-    expect(refused).toMatchObject({ statusCode: 503, code: 'STATION_BUSY', headers: { 'retry-after': '5' } });
+    expect(refused).toMatchObject({ code: 'STATION_BUSY', retryAfterSeconds: 5 });
     slots[0]!();
     slots[0]!(); // releasing twice frees one slot only
     expect(() => limits.acquireAddress('10.0.0.3')).not.toThrow();

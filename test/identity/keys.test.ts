@@ -11,7 +11,7 @@ import {
 } from '../../src/identity/keys.js';
 import { ORIGIN_UPLANETNAME } from '../../src/config/config.js';
 
-// Vectors from CONTRACT §4, produced by the station tool `keygen`.
+// Vectors from docs/api-contract.md §4, produced by the station tool `keygen`.
 describe('twin keys', () => {
   it('derives the scrypt seed and the Ğ1 key of "coucou"', async () => {
     expect(bytesToHex(await deriveSeed('coucou', 'coucou'))).toBe(

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino, type Logger } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DependencyError } from '../../src/http/errors.js';
+import { DependencyError } from '../../src/errors.js';
 import { createMailer } from '../../src/mail/mailer.js';
 import { createSmtpMailer, publicSmtpTarget } from '../../src/mail/smtp.js';
 import { ManualClock } from '../helpers/clock.js';
@@ -72,7 +72,7 @@ describe('SMTP mailer (real smtp-server on loopback)', () => {
     const error = await mailer.send(mail).catch((e: unknown) => e);
     mailer.close();
     expect(error).toBeInstanceOf(DependencyError);
-    expect(error).toMatchObject({ statusCode: 503, code: 'MAIL_DOWN', dependency: 'mail' });
+    expect(error).toMatchObject({ code: 'MAIL_DOWN', dependency: 'mail', kind: 'down' });
     expect(lines.join('')).not.toContain('secret-token-123');
   });
 
@@ -91,7 +91,7 @@ describe('SMTP mailer (real smtp-server on loopback)', () => {
     for (const socket of sockets) socket.destroy();
     await new Promise((resolve) => silent.close(resolve));
     expect(error).toBeInstanceOf(DependencyError);
-    expect(error).toMatchObject({ statusCode: 504, code: 'MAIL_TIMEOUT', dependency: 'mail' });
+    expect(error).toMatchObject({ code: 'MAIL_TIMEOUT', dependency: 'mail', kind: 'timeout' });
   });
 
   it('a refused recipient is DependencyError MAIL_FAILED (502) naming the SMTP reply', async () => {
@@ -99,7 +99,7 @@ describe('SMTP mailer (real smtp-server on loopback)', () => {
     const mailer = createSmtpMailer({ url: server.url, from: 'station@example.net' });
     const error = await mailer.send(mail).catch((e: unknown) => e);
     mailer.close();
-    expect(error).toMatchObject({ statusCode: 502, code: 'MAIL_FAILED' });
+    expect(error).toMatchObject({ code: 'MAIL_FAILED', kind: 'failed' });
     expect((error as Error).message).toContain('550');
     expect(server.received).toHaveLength(0);
   });
@@ -170,7 +170,7 @@ describe('outbox mailer (SMTP_URL unset)', () => {
       { smtpUrl: null, mailFrom: 'station@example.net', captainEmail: null, tmpDir: dir.path },
       { clock: new ManualClock() },
     );
-    await expect(mailer.send(mail)).rejects.toMatchObject({ code: 'MAIL_FAILED', statusCode: 502 });
+    await expect(mailer.send(mail)).rejects.toMatchObject({ code: 'MAIL_FAILED' });
     await dir.cleanup();
   });
 });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPage } from '../helpers/browser.js';
 import { expectUserDirectory, gotoPage, startPageServer, unexpected, type PageServer } from './harness.js';
 
-// CONTRACT §4 vectors for SALT = PEPPER = "coucou" on the ORIGIN network (the test default).
+// docs/api-contract.md §4 vectors for SALT = PEPPER = "coucou" on the ORIGIN network (the test default).
 const COUCOU_HEX = '9da638f3ff87f550efb32ca0d363f53047ead410e6748c19eb8ccb81ba3aff27';
 const COUCOU_WALLET = 'g1P5kZ1PdDoeBVuMEvtDMm7Bfj8G6Xb9f9KrYEFYyMFj3qQ6T';
 

@@ -45,7 +45,10 @@ export async function gotoPage(page: Page, url: string, app: string): Promise<vo
 
 const mode = async (path: string) => (await stat(path)).mode & 0o777;
 
-/** A new identity's directory as CONTRACT §3 lays it out: public files, secrets 600, the drive folders. */
+/**
+ * A new identity's directory as docs/api-contract.md §3 lays it out: public files, secrets 600, the drive
+ * folders.
+ */
 export async function expectUserDirectory(dir: string): Promise<void> {
   for (const name of ['NPUB', 'HEX', 'G1PUBNOSTR']) expect((await stat(join(dir, name))).isFile()).toBe(true);
   expect(await mode(join(dir, '.secret.nostr'))).toBe(0o600);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operationsOf, parameterCases, render, type Case, type GoodValues } from './corpus-openapi.js';
 import { pathCases, requestCases } from './corpus-requests.js';
 import { corpusDir, startStation, type Station } from './corpus-station.js';
-import { contractViolation, runPool, type WireResponse } from './corpus-wire.js';
+import { asksForPage, contractViolation, runPool, type WireResponse } from './corpus-wire.js';
 
 /**
  * Bad-input corpus generated from the OpenAPI document: every operation gets wrong values for each of its
@@ -40,7 +40,8 @@ describe('bad-input corpus from the OpenAPI document', () => {
     const response = await station.send({ ...c, headers });
     answered.push({ c, response });
     if (response === null && c.mayClose) return;
-    const problem = contractViolation(response, { method: c.method, allow5xx: ALLOWED_5XX });
+    const page = asksForPage(c.method, c.target);
+    const problem = contractViolation(response, { method: c.method, allow5xx: ALLOWED_5XX, page });
     if (problem) failures.push(`${c.label}: ${problem}`);
   };
 

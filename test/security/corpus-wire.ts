@@ -106,15 +106,33 @@ export async function runPool<T>(
 
 const UPPER_SNAKE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
 
-/** What is wrong with an answer under the error contract ({detail, code}, no 5xx); null when it is fine. */
+/** A GET with `html` in its query asks for a page, and fails as one (src/http/error-page.ts). */
+export const asksForPage = (method: string, target: string | Buffer) =>
+  method === 'GET' && /[?&]html(?:[=&]|$)/.test(target.toString('latin1'));
+
+/** An error page must show a code and keep the detail in `X-Reason`. */
+function pageViolation({ status, headers, body }: WireResponse, allow5xx?: RegExp): string | null {
+  const code = /id="error-code"[^>]*>([^<]*)</.exec(body.toString('utf8'))?.[1] ?? '';
+  if (!UPPER_SNAKE.test(code)) return `${status} error page without an UPPER_SNAKE code`;
+  if (!headers['x-reason']) return `${status} error page without X-Reason`;
+  if (status >= 500 && !allow5xx?.test(code)) return `${status} ${code} (page)`;
+  return null;
+}
+
+/**
+ * What is wrong with an answer under the error contract ({detail, code}, or an error page when the request
+ * asked for a page; no 5xx); null when it is fine.
+ */
 export function contractViolation(
   response: WireResponse | null,
-  options: { method?: string; allow5xx?: RegExp } = {},
+  options: { method?: string; allow5xx?: RegExp; page?: boolean } = {},
 ): string | null {
   if (!response) return 'no answer (connection closed)';
   const { status } = response;
   if (status < 400) return null;
   if (options.method === 'HEAD') return status >= 500 ? `HEAD answered ${status}` : null;
+  if (options.page && response.headers['content-type']?.startsWith('text/html'))
+    return pageViolation(response, options.allow5xx);
   let parsed: unknown;
   try {
     parsed = JSON.parse(response.body.toString('utf8'));

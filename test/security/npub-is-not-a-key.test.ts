@@ -25,7 +25,8 @@ describe('knowing an npub is not enough', () => {
   beforeAll(async () => {
     e = await startRelayStation();
     alice = await register(e.t, 'alice@example.org');
-    // Alice logs in the old way (no station challenge) and the spec's way, from her own address.
+    // Alice logs in the old way (no station challenge) and the relay-observed way (docs/auth-model.md), from
+    // her own address.
     await publish(e.relay.url, auth22242(alice));
     await waitFor(() => e.t.deps.auth.observed.lastRefusal(alice.hex) !== null);
     await loginOnRelay(e, alice, ALICE_ADDRESS);

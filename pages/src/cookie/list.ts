@@ -1,5 +1,5 @@
 import { element, formatBytes, formatLocal } from '../lib/dom.js';
-import type { CookieScriptLabels } from '../../../src/http/page-labels/cookie.js';
+import type { CookieScriptLabels } from '../../labels/types.js';
 import type { CookieEntry } from '../../../src/cookies/schemas.js';
 
 export interface ListParts {
@@ -14,11 +14,17 @@ export interface ListOptions {
   onRemove: (entry: CookieEntry) => Promise<void>;
 }
 
+/** A cell that names its column (`data-label`): on a phone the rows stack and show it (station.css). */
+function cell(label: string, options: { text?: string; className?: string } = {}, children: Node[] = []) {
+  return element('td', { ...options, attrs: { 'data-label': label } }, children);
+}
+
 function expiryCell(entry: CookieEntry, { t, lang }: ListOptions): HTMLTableCellElement {
-  if (entry.expires_at === null) return element('td', { text: t.sessionOnly, className: 'muted' });
+  const label = t.columns.expires;
+  if (entry.expires_at === null) return cell(label, { text: t.sessionOnly, className: 'muted' });
   const past = new Date(entry.expires_at).getTime() < Date.now();
   const text = formatLocal(entry.expires_at, lang) + (past ? ` (${t.expired})` : '');
-  return element('td', { text, className: past ? 'expired' : '' });
+  return cell(label, { text, className: past ? 'expired' : '' });
 }
 
 function removeButton(entry: CookieEntry, { t, onRemove }: ListOptions): HTMLButtonElement {
@@ -38,14 +44,15 @@ function removeButton(entry: CookieEntry, { t, onRemove }: ListOptions): HTMLBut
 
 /** The owner's cookie files as table rows; every value goes in as text. */
 export function renderList(parts: ListParts, entries: CookieEntry[], options: ListOptions): void {
+  const { columns, unknownDomain } = options.t;
   parts.rows.replaceChildren(
     ...entries.map((entry) =>
       element('tr', { attrs: { 'data-file': entry.file, 'data-domain': entry.domain ?? '' } }, [
-        element('td', { text: entry.domain ?? options.t.unknownDomain, className: 'mono' }),
-        element('td', { text: formatLocal(entry.uploaded_at, options.lang) }),
+        cell(columns.domain, { text: entry.domain ?? unknownDomain, className: 'mono' }),
+        cell(columns.uploaded, { text: formatLocal(entry.uploaded_at, options.lang) }),
         expiryCell(entry, options),
-        element('td', { text: formatBytes(entry.size), className: 'num' }),
-        element('td', {}, [removeButton(entry, options)]),
+        cell(columns.size, { text: formatBytes(entry.size), className: 'num' }),
+        cell(columns.action, {}, [removeButton(entry, options)]),
       ]),
     ),
   );

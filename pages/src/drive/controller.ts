@@ -1,7 +1,7 @@
 // The drive's interactive part, shared by the /drive page and the published explorer: both lay out the
 // same element ids (pages/views/drive.eta, pages/explorer/skeleton.ts) and differ only by their DriveSource.
 import type { PublishedFile } from '../../../src/drive/listing-schema.js';
-import type { DriveScriptLabels } from '../../../src/http/page-labels/drive.js';
+import type { DriveScriptLabels } from '../../labels/types.js';
 import { byId, element } from '../lib/dom.js';
 import { ApiError, errorText } from '../lib/http.js';
 import type { Signer } from '../lib/signer.js';

@@ -1,6 +1,6 @@
 // The drive view shared by the /drive page and the published explorer: folders, file rows, previews.
 import type { PublishedFile } from '../../../src/drive/listing-schema.js';
-import type { DriveScriptLabels } from '../../../src/http/page-labels/drive.js';
+import type { DriveScriptLabels } from '../../labels/types.js';
 import { element, formatBytes, formatLocal } from '../lib/dom.js';
 import { FOLDERS } from './entries.js';
 

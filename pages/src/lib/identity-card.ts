@@ -1,7 +1,7 @@
 import { element } from './dom.js';
 import { qrCanvas } from './qr-code.js';
 import type { NewIdentity } from './registration.js';
-import type { KeysLabels } from '../../../src/http/page-labels/keys.js';
+import type { KeysLabels } from '../../labels/types.js';
 
 function savedText(identity: NewIdentity): string {
   return [

@@ -1,13 +1,6 @@
-import { bytesToHex, randomBytes } from '@noble/hashes/utils.js';
+import { systemClock } from '../../../src/clock.js';
+import { nip98Template, nostrAuthorization } from '../../../src/nostr/nip98-sign.js';
 import type { Signer } from './signer.js';
-
-export const NIP98_KIND = 27235;
-
-function base64Utf8(text: string): string {
-  let binary = '';
-  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
 
 /** Absolute URL of a path on this station, as the server rebuilds it to check the `u` tag. */
 export function stationUrl(path: string): string {
@@ -15,9 +8,9 @@ export function stationUrl(path: string): string {
 }
 
 /**
- * `Authorization: Nostr <base64 event>` for one request (NIP-98): `u` and `method` bind it to the request,
- * `payload` (SHA-256 hex of the body) to its content. A random `nonce` tag keeps two identical requests in
- * the same second from signing the same event, which the station would refuse as a replay.
+ * `Authorization: Nostr <base64 event>` for one request (NIP-98), built by the station's own signer module:
+ * `u` and `method` bind it to the request, `payload` (SHA-256 hex of the body) to its content, a random
+ * `nonce` keeps two identical requests in one second apart. The page's signer (extension or typed key) signs.
  */
 export async function nip98Authorization(
   signer: Signer,
@@ -25,17 +18,6 @@ export async function nip98Authorization(
   method: string,
   payloadSha256?: string,
 ): Promise<string> {
-  const tags = [
-    ['u', url],
-    ['method', method.toUpperCase()],
-    ['nonce', bytesToHex(randomBytes(8))],
-  ];
-  if (payloadSha256) tags.push(['payload', payloadSha256]);
-  const event = await signer.sign({
-    kind: NIP98_KIND,
-    created_at: Math.floor(Date.now() / 1000),
-    tags,
-    content: '',
-  });
-  return `Nostr ${base64Utf8(JSON.stringify(event))}`;
+  const template = nip98Template({ method, url, payloadSha256: payloadSha256 || undefined }, systemClock);
+  return nostrAuthorization(await signer.sign(template));
 }

@@ -11,7 +11,7 @@ export interface ErrorLine {
 
 export interface PageStart<T> {
   root: HTMLElement;
-  /** The texts the server handed over in `data-labels` (page-labels/*.ts). */
+  /** The texts the server handed over in `data-labels` (pages/labels/<lang>/<page>.ts). */
   t: T;
   lang: string;
   error: ErrorLine;

@@ -1,4 +1,4 @@
-import type { PositionLabels } from '../../../src/http/page-labels/position.js';
+import type { PositionLabels } from '../../labels/types.js';
 import { byId } from './dom.js';
 import {
   browserPosition,

@@ -3,7 +3,7 @@ import { regionName, sectorName, umapOf } from '../../../src/geo/grid.js';
 
 export type { LatLon };
 
-/** A UMAP cell as the system JSON names it (CONTRACT §11): 0.01° cell, 0.1° SECTOR, 1° REGION. */
+/** A UMAP cell as the system JSON names it (docs/api-contract.md §11): 0.01° cell, 0.1° SECTOR, 1° REGION. */
 export interface UmapCell {
   lat: string;
   lon: string;

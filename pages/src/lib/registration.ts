@@ -1,6 +1,6 @@
 import { fetchJson } from './http.js';
 
-/** The answer of `POST /g1nostr` (CONTRACT §7). */
+/** The answer of `POST /g1nostr` (docs/api-contract.md §7). */
 export interface NewIdentity {
   email: string;
   npub: string;

@@ -1,4 +1,4 @@
-import type { KeyScriptLabels } from '../../../src/http/page-labels/key.js';
+import type { KeyScriptLabels } from '../../labels/types.js';
 import { byId, shortKey } from './dom.js';
 import { hasExtension, nip07Signer, secretKeySigner, SignerError, type Signer } from './signer.js';
 

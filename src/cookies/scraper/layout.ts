@@ -3,8 +3,8 @@ import { domainOfFileName } from '../files.js';
 import { isValidHost } from '../hosts.js';
 
 /**
- * File names of the scraper (CONTRACT §3, §12). Domains come from cookie file names and e-mails from
- * directory names, so both are re-validated before they become part of a path or a script argument.
+ * File names of the scraper (docs/api-contract.md §3, §12). Domains come from cookie file names and e-mails
+ * from directory names, so both are re-validated before they become part of a path or a script argument.
  */
 
 /** A host name as cookie intake validates it, with at least one dot: the scraper has no single-label sites. */

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { writeFileAtomic } from '../../fs/atomic.js';
-import { AppError } from '../../http/errors.js';
+import { DependencyError, StationError } from '../../errors.js';
 import type { Mailer, OutgoingMail } from '../../mail/mailer.js';
 import type { CookieFile } from './cookie-files.js';
 import { claimPath, notifiedPath, refreshNotifiedPath } from './layout.js';
@@ -81,10 +81,9 @@ async function sendOnce(
       const receipt = await context.mailer.send(mail);
       if (!receipt.accepted) return 'unavailable';
     } catch (error) {
-      if (error instanceof AppError && (error.statusCode === 503 || error.statusCode === 504))
-        context.mailOutage.active = true;
+      if (error instanceof DependencyError && error.kind !== 'failed') context.mailOutage.active = true;
       context.logger?.warn(
-        { email: file.email, domain: file.domain, purpose, code: (error as AppError).code },
+        { email: file.email, domain: file.domain, purpose, code: (error as StationError).code },
         'scraper mail not sent; retried next scan',
       );
       return 'unavailable';

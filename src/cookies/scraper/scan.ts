@@ -44,8 +44,8 @@ const DECIDE_CONCURRENCY = 16;
 const MAIL_CONCURRENCY = 2;
 
 /**
- * One pass over every cookie file (CONTRACT §12). Never throws for one file's sake: every cookie file ends as
- * an item (ran, skipped, notified or failed) in the summary.
+ * One pass over every cookie file (docs/api-contract.md §12). Never throws for one file's sake: every cookie
+ * file ends as an item (ran, skipped, notified or failed) in the summary.
  */
 export async function runScan(
   deps: ScanDeps,

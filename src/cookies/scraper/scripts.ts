@@ -12,9 +12,9 @@ export type ScriptLookup =
   | { kind: 'missing' };
 
 /**
- * Finds `<domain>.sh` in the scripts directory, then in its sub-folders in name order (CONTRACT §12); the
- * first executable regular file wins. One instance serves one scan: the sub-folder listing is read once
- * and each domain is looked up once, however many users hold a cookie of it.
+ * Finds `<domain>.sh` in the scripts directory, then in its sub-folders in name order
+ * (docs/api-contract.md §12); the first executable regular file wins. One instance serves one scan: the
+ * sub-folder listing is read once and each domain is looked up once, however many users hold a cookie of it.
  */
 export class ScriptFinder {
   private subFolders: Promise<string[]> | null = null;

@@ -1,6 +1,6 @@
 import { extension } from 'mime-types';
 import type { StagedFile } from '../../fs/staging.js';
-import { BadRequestError, NotFoundError } from '../../http/errors.js';
+import { InvalidInput, NotFound } from '../../errors.js';
 import type { UserRecord } from '../../identity/user-files.js';
 import { looksLikeNetscapeCookies } from '../../cookies/netscape.js';
 import { fileMetadataTags, type FileMetadata } from '../../nostr/nip94.js';
@@ -122,7 +122,7 @@ export class BlobService {
   ): Promise<KeptBlob> {
     if (looksLikeNetscapeCookies(staged.head)) {
       await this.discard(staged);
-      throw new BadRequestError('COOKIE_FILE', 'This is a cookie file: it never goes to the public drive.');
+      throw new InvalidInput('COOKIE_FILE', 'This is a cookie file: it never goes to the public drive.');
     }
     const type = options.type ?? sniffContentType(staged.head);
     const ext = extension(type) || 'bin';
@@ -139,7 +139,7 @@ export class BlobService {
   /** Takes the blob out of this user's drive; other users' copies stay. */
   async remove(user: UserRecord, sha256: string): Promise<OwnedBlob> {
     const held = this.deps.index.heldBy(user.hex, sha256);
-    if (!held) throw new NotFoundError('BLOB_NOT_FOUND', 'Your drive holds no blob with this SHA-256.');
+    if (!held) throw new NotFound('BLOB_NOT_FOUND', 'Your drive holds no blob with this SHA-256.');
     await this.deps.drive.delete(user, held.path);
     return held;
   }

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { unixSeconds, type Clock } from '../../clock.js';
 import { parseNostrAuthorization } from '../../auth/header.js';
 import type { ReplayRecords } from '../../auth/replay.js';
-import { UnauthorizedError } from '../../http/errors.js';
+import { Unauthenticated } from '../../errors.js';
 import { coversBlob, verifyBlossomAuth, type BlossomVerb } from '../../nostr/blossom-auth.js';
 
 /** A token that passed every check but the blob (known once the body is read) and replay. */
@@ -42,16 +42,16 @@ export class BlossomGate {
   check(request: FastifyRequest, verb: BlossomVerb, sha256?: string): BlossomGrant {
     const header = parseNostrAuthorization(request.headers.authorization);
     if (!header)
-      throw new UnauthorizedError(
+      throw new Unauthenticated(
         'BLOSSOM_AUTH_REQUIRED',
         `This needs an Authorization: Nostr header holding a kind-24242 token with t=${verb}.`,
       );
     if (!header.ok)
-      throw new UnauthorizedError('BLOSSOM_AUTH_MALFORMED', `Authorization header: ${header.reason}.`);
+      throw new Unauthenticated('BLOSSOM_AUTH_MALFORMED', `Authorization header: ${header.reason}.`);
     const now = Math.floor(request.receivedAt / 1000);
     const serverHosts = [...this.deps.publicHosts(), request.hostname.toLowerCase()];
     const verdict = verifyBlossomAuth(header.event, { verb, now, serverHosts, sha256 });
-    if (!verdict.ok) throw new UnauthorizedError(verdict.code, `Blossom authorization: ${verdict.reason}.`);
+    if (!verdict.ok) throw new Unauthenticated(verdict.code, `Blossom authorization: ${verdict.reason}.`);
     return {
       pubkey: verdict.pubkey,
       eventId: verdict.eventId,
@@ -64,7 +64,7 @@ export class BlossomGate {
   /** The blob check left for after the body: an upload of other bytes than the token names is refused. */
   requireBlob(grant: BlossomGrant, sha256: string): void {
     if (!coversBlob(grant.blobs, grant.verb, sha256))
-      throw new UnauthorizedError(
+      throw new Unauthenticated(
         'BLOSSOM_AUTH_WRONG_BLOB',
         'Blossom authorization: the token has no x tag for these bytes.',
       );
@@ -83,7 +83,7 @@ export class BlossomGate {
   async spend(grant: BlossomGrant, sha256: string): Promise<void> {
     const until = Math.min(grant.expiration, unixSeconds(this.deps.clock) + MAX_REMEMBER_SECONDS);
     if (!(await this.deps.replay.claim(replayKey(grant, sha256), until)))
-      throw new UnauthorizedError(
+      throw new Unauthenticated(
         'AUTH_REPLAYED',
         'Blossom authorization: this token was already used for this blob.',
       );

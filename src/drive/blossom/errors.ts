@@ -1,21 +1,20 @@
-import { AppError, BadRequestError, PayloadTooLargeError } from '../../http/errors.js';
+import { InvalidInput, StationError, TooLarge } from '../../errors.js';
 
 /** The URL itself is not one the station will fetch: wrong scheme, credentials, or a non-public address. */
-export class MirrorUrlRefusedError extends BadRequestError {
+export class MirrorUrlRefusedError extends InvalidInput {
   constructor(detail: string) {
     super('MIRROR_URL_REFUSED', detail);
   }
 }
 
 /** The origin could not be reached, answered with an error, stalled, or redirected too often. */
-export class MirrorFetchFailedError extends AppError {
+export class MirrorFetchFailedError extends StationError {
   constructor(detail: string, cause?: unknown) {
-    super(502, 'MIRROR_FETCH_FAILED', detail);
-    if (cause !== undefined) this.cause = cause;
+    super('MIRROR_FETCH_FAILED', detail, { cause });
   }
 }
 
-export class MirrorTooLargeError extends PayloadTooLargeError {
+export class MirrorTooLargeError extends TooLarge {
   constructor(detail: string) {
     super('MIRROR_TOO_LARGE', detail);
   }

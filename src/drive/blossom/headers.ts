@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { BadRequestError } from '../../http/errors.js';
+import { InvalidInput } from '../../errors.js';
 import { isSha256 } from './auth.js';
 
 /** `X-SHA-256` (BUD-02, BUD-06): the hash the client says its body has, lowercased; 400 when malformed. */
@@ -7,7 +7,7 @@ export function declaredHash(request: FastifyRequest): string | undefined {
   const value = request.headers['x-sha-256'];
   if (value === undefined) return undefined;
   const hash = String(value).trim().toLowerCase();
-  if (!isSha256(hash)) throw new BadRequestError('INVALID_SHA256', 'X-SHA-256 must be 64 hex characters.');
+  if (!isSha256(hash)) throw new InvalidInput('INVALID_SHA256', 'X-SHA-256 must be 64 hex characters.');
   return hash;
 }
 
@@ -15,7 +15,7 @@ export function declaredLength(request: FastifyRequest, header: string): number 
   const value = request.headers[header];
   if (value === undefined) return undefined;
   if (!/^\d{1,15}$/.test(String(value).trim()))
-    throw new BadRequestError('INVALID_LENGTH', `${header} must be a byte count.`);
+    throw new InvalidInput('INVALID_LENGTH', `${header} must be a byte count.`);
   return Number(value);
 }
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { StationApp } from '../../http/station-app.js';
 import { MetadataPublisher } from '../blobs/metadata-publisher.js';
 import { BlobService } from '../blobs/service.js';
 import type { BlobIndex } from '../blobs/blob-index.js';
@@ -27,7 +27,7 @@ declare module 'fastify' {
  * drive and the blob index the drive keeps up to date. Needs `registerDrive` first.
  */
 export async function registerBlossom(
-  app: FastifyInstance,
+  app: StationApp,
   options: { index: BlobIndex; links: () => ReturnType<typeof driveLinks> },
 ): Promise<void> {
   const { index } = options;

@@ -7,9 +7,10 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { AppError } from '../../http/errors.js';
+import { StationError } from '../../errors.js';
 import { bareHost, judge, pinnedLookup, type Address } from './address-policy.js';
-import { MirrorFetchFailedError, MirrorTooLargeError, MirrorUrlRefusedError, reasonOf } from './errors.js';
+import { guardedBody, tooLarge } from './guarded-body.js';
+import { MirrorFetchFailedError, MirrorUrlRefusedError, reasonOf } from './errors.js';
 
 export { isPublicAddress } from './address-policy.js';
 export { MirrorFetchFailedError, MirrorTooLargeError, MirrorUrlRefusedError } from './errors.js';
@@ -85,10 +86,10 @@ export async function fetchPublic(url: string, options: PublicFetchOptions): Pro
         throw tooLarge(target, options.maxBytes);
       }
       const contentType = res.headers['content-type'] ?? null;
-      return { url: target.href, contentType, contentLength, body: bodyOf(target, req, res, options) };
+      return { url: target.href, contentType, contentLength, body: guardedBody(target, req, res, options) };
     }
   } catch (error) {
-    if (error instanceof AppError || (signal?.aborted && error === signal.reason)) throw error;
+    if (error instanceof StationError || (signal?.aborted && error === signal.reason)) throw error;
     throw new MirrorFetchFailedError(`could not fetch ${target.href}: ${reasonOf(error)}`, error);
   } finally {
     clearTimeout(deadline);
@@ -154,61 +155,6 @@ function send(target: URL, addresses: Address[], signal: AbortSignal) {
   });
 }
 
-function bodyOf(target: URL, req: ClientRequest, res: IncomingMessage, options: PublicFetchOptions) {
-  const { signal, timeoutMs, maxBytes } = options;
-  let stopped: unknown;
-  let started = false;
-  const finish = () => {
-    signal?.removeEventListener('abort', onAbort);
-    req.destroy();
-  };
-  const stop = (reason: unknown) => {
-    stopped ??= reason;
-    res.destroy();
-  };
-  const onAbort = () => stop(signal?.reason);
-  if (signal?.aborted) onAbort();
-  else signal?.addEventListener('abort', onAbort, { once: true });
-
-  return {
-    [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
-      if (started) throw new Error('the body of a mirrored response can only be read once');
-      started = true;
-      const chunks = res[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-      let received = 0;
-      return {
-        async next() {
-          const idle = setTimeout(
-            () => stop(new MirrorFetchFailedError(`${target.href} sent nothing for ${timeoutMs} ms`)),
-            timeoutMs,
-          );
-          try {
-            const step = await chunks.next();
-            if (step.done) {
-              finish();
-              return { done: true, value: undefined };
-            }
-            received += step.value.byteLength;
-            if (received > maxBytes) throw tooLarge(target, maxBytes);
-            return { done: false, value: step.value };
-          } catch (error) {
-            finish();
-            if (stopped !== undefined) throw stopped;
-            if (error instanceof AppError) throw error;
-            throw new MirrorFetchFailedError(`reading ${target.href} failed: ${reasonOf(error)}`, error);
-          } finally {
-            clearTimeout(idle);
-          }
-        },
-        async return() {
-          finish();
-          return { done: true, value: undefined };
-        },
-      };
-    },
-  };
-}
-
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
@@ -217,6 +163,3 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
     void promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
-
-const tooLarge = (target: URL, maxBytes: number) =>
-  new MirrorTooLargeError(`${target.href} is larger than the ${maxBytes} bytes a mirrored blob may have`);

@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from 'typebox';
-import { BadRequestError, ForbiddenError } from '../../http/errors.js';
+import { Type } from 'typebox';
+import { InvalidInput, Forbidden } from '../../errors.js';
 import { errorResponses } from '../../http/schemas.js';
+import type { StationApp } from '../../http/station-app.js';
 import { isSha256 } from './auth.js';
 import { BlobDescriptorBody, BlobParams, DeletedBody, ListParams, ListQuery } from './schemas.js';
 import { BLOB_BYTES, blobHash, blobNotFound, blobServer } from './serve.js';
@@ -9,7 +9,7 @@ import { BLOB_BYTES, blobHash, blobNotFound, blobServer } from './serve.js';
 const TAGS = ['blossom'];
 
 /** BUD-01 (GET/HEAD a blob), BUD-12 (list a user's blobs, delete one's own copy). */
-export async function blossomReadRoutes(app: FastifyInstance): Promise<void> {
+export async function blossomReadRoutes(app: StationApp): Promise<void> {
   const serve = blobServer(app);
   const blobSchema = (summary: string) => ({
     summary,
@@ -20,7 +20,7 @@ export async function blossomReadRoutes(app: FastifyInstance): Promise<void> {
   app.get('/:blob', { schema: blobSchema('BUD-01: a blob by its SHA-256'), exposeHeadRoute: false }, serve);
   app.head('/:blob', { schema: blobSchema('BUD-01: whether a blob exists, its type and size') }, serve);
 
-  app.delete<{ Params: Static<typeof BlobParams> }>(
+  app.delete(
     '/:blob',
     {
       schema: {
@@ -35,7 +35,7 @@ export async function blossomReadRoutes(app: FastifyInstance): Promise<void> {
       if (!sha256) return reply.callNotFound();
       const grant = app.blossomGate.check(request, 'delete', sha256);
       const user = await app.users.findByHex(grant.pubkey);
-      if (!user) throw new ForbiddenError('NOT_LOCAL_USER', 'This key has no drive on this station.');
+      if (!user) throw new Forbidden('NOT_LOCAL_USER', 'This key has no drive on this station.');
       if (!app.blobs.heldBy(user.hex, sha256)) throw blobNotFound();
       await app.blossomGate.spend(grant, sha256);
       await app.blobs.remove(user, sha256);
@@ -43,7 +43,7 @@ export async function blossomReadRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<{ Params: Static<typeof ListParams>; Querystring: Static<typeof ListQuery> }>(
+  app.get(
     '/list/:pubkey',
     {
       schema: {
@@ -58,11 +58,11 @@ export async function blossomReadRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const pubkey = request.params.pubkey.toLowerCase();
       if (!isSha256(pubkey))
-        throw new BadRequestError('INVALID_PUBKEY', 'The pubkey must be 64 hex characters.');
+        throw new InvalidInput('INVALID_PUBKEY', 'The pubkey must be 64 hex characters.');
       if (app.config.blossom.listRequiresAuth) {
         const grant = app.blossomGate.check(request, 'list');
         if (grant.pubkey !== pubkey)
-          throw new ForbiddenError('NOT_YOUR_LIST', 'Only the key itself lists its blobs.');
+          throw new Forbidden('NOT_YOUR_LIST', 'Only the key itself lists its blobs.');
       }
       const since = request.query.since === undefined ? undefined : Number(request.query.since);
       const until = request.query.until === undefined ? undefined : Number(request.query.until);

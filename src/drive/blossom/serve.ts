@@ -1,8 +1,10 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, NotFoundError } from '../../http/errors.js';
+import type { FastifyReply } from 'fastify';
+import { InvalidInput, NotFound } from '../../errors.js';
 import { documentResponse } from '../../http/schemas.js';
+import type { StationApp, StationRequest } from '../../http/station-app.js';
 import { parseRange } from '../store/http-range.js';
+import type { BlobParams } from './schemas.js';
 
 /** `<sha256>` or `<sha256>.<ext>` (BUD-01, NIP-96 downloads); anything else is not a blob. */
 const BLOB_PATH = /^([0-9a-f]{64})(\.[A-Za-z0-9]{1,12})?$/;
@@ -18,7 +20,7 @@ export const BLOB_BYTES = documentResponse(
 );
 
 export const blobNotFound = () =>
-  new NotFoundError('BLOB_NOT_FOUND', 'No blob with this SHA-256 on this station.');
+  new NotFound('BLOB_NOT_FOUND', 'No blob with this SHA-256 on this station.');
 
 /** Blobs are immutable: a year of caching, and never run as a page of the station's origin. */
 function blobHeaders(reply: FastifyReply, facts: { type: string }, sha256: string): void {
@@ -35,8 +37,8 @@ function blobHeaders(reply: FastifyReply, facts: { type: string }, sha256: strin
  * GET and HEAD of a blob by hash, from the content store, whoever uploaded it and whatever they called it;
  * one byte range when asked. A path that is not a hash is the app's ordinary 404.
  */
-export function blobServer(app: FastifyInstance) {
-  return async (request: FastifyRequest<{ Params: { blob: string } }>, reply: FastifyReply) => {
+export function blobServer(app: StationApp) {
+  return async (request: StationRequest<{ params: typeof BlobParams }>, reply: FastifyReply) => {
     const sha256 = blobHash(request.params.blob);
     if (!sha256) return reply.callNotFound();
     const facts = app.blobs.find(sha256);
@@ -45,7 +47,7 @@ export function blobServer(app: FastifyInstance) {
     const range = parseRange(request.headers.range, facts.size);
     if (range === 'unsatisfiable') {
       reply.header('content-range', `bytes */${facts.size}`);
-      throw new AppError(416, 'RANGE_NOT_SATISFIABLE', 'The range is outside the blob.');
+      throw new InvalidInput('RANGE_NOT_SATISFIABLE', 'The range is outside the blob.');
     }
     const start = range?.start ?? 0;
     const length = range ? range.end - range.start + 1 : facts.size;

@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Static } from 'typebox';
-import { AppError, BadRequestError, ConflictError, ForbiddenError } from '../../http/errors.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Conflict, Forbidden, InvalidInput, Unauthenticated } from '../../errors.js';
 import { errorResponses } from '../../http/schemas.js';
+import type { StationApp } from '../../http/station-app.js';
 import type { UserRecord } from '../../identity/user-files.js';
 import type { StagedFile } from '../../fs/staging.js';
 import type { Provenance } from '../manifest.js';
@@ -19,14 +19,11 @@ const TAGS = ['blossom'];
  * BUD-02 `PUT /upload` (the raw body), BUD-06 `HEAD /upload` (may it be uploaded?) and BUD-04 `PUT /mirror`
  * (fetch it from a public URL). Only this station's users upload, each into their own drive.
  */
-export async function blossomUploadRoutes(app: FastifyInstance): Promise<void> {
+export async function blossomUploadRoutes(app: StationApp): Promise<void> {
   const localUser = async (grant: BlossomGrant): Promise<UserRecord> => {
     const user = await app.users.findByHex(grant.pubkey);
     if (!user)
-      throw new ForbiddenError(
-        'NOT_LOCAL_USER',
-        'Only users of this station upload here; register on it first.',
-      );
+      throw new Forbidden('NOT_LOCAL_USER', 'Only users of this station upload here; register on it first.');
     return user;
   };
 
@@ -58,9 +55,9 @@ export async function blossomUploadRoutes(app: FastifyInstance): Promise<void> {
   ) => {
     try {
       if (options.declared && options.declared !== staged.sha256)
-        throw new ConflictError('BLOB_HASH_MISMATCH', 'X-SHA-256 is not the SHA-256 of the body.');
+        throw new Conflict('BLOB_HASH_MISMATCH', 'X-SHA-256 is not the SHA-256 of the body.');
       if (options.mismatch === 'conflict' && !grant.blobs.includes(staged.sha256))
-        throw new ConflictError('BLOB_HASH_MISMATCH', 'The mirrored blob is not the one the token names.');
+        throw new Conflict('BLOB_HASH_MISMATCH', 'The mirrored blob is not the one the token names.');
       app.blossomGate.requireBlob(grant, staged.sha256);
       await app.blossomGate.spend(grant, staged.sha256);
     } catch (error) {
@@ -132,14 +129,13 @@ export async function blossomUploadRoutes(app: FastifyInstance): Promise<void> {
       },
       async (request, reply) => {
         const declared = declaredHash(request);
-        if (!declared) throw new BadRequestError('INVALID_SHA256', 'X-SHA-256 is required.');
+        if (!declared) throw new InvalidInput('INVALID_SHA256', 'X-SHA-256 is required.');
         const length = declaredLength(request, 'x-content-length');
-        if (length === undefined) throw new AppError(411, 'LENGTH_REQUIRED', 'X-Content-Length is required.');
+        if (length === undefined) throw new InvalidInput('LENGTH_REQUIRED', 'X-Content-Length is required.');
         // Checked, not spent: clients send the same token again with the PUT.
         const grant = app.blossomGate.check(request, 'upload', declared);
         if (app.blossomGate.spent(grant, declared))
-          throw new AppError(
-            401,
+          throw new Unauthenticated(
             'AUTH_REPLAYED',
             'Blossom authorization: this token was already used for this blob.',
           );
@@ -151,7 +147,7 @@ export async function blossomUploadRoutes(app: FastifyInstance): Promise<void> {
     );
   });
 
-  app.put<{ Body: Static<typeof MirrorRequest> }>(
+  app.put(
     '/mirror',
     {
       schema: {

@@ -1,4 +1,4 @@
-import { AppError } from '../../http/errors.js';
+import { StationError } from '../../errors.js';
 import type { ManifestEntry } from '../manifest.js';
 import { encodeDirectory, type DirectoryLink } from '../store/dag.js';
 import type { ContentStore } from '../store/types.js';
@@ -23,6 +23,6 @@ export async function storeBundle(
   const sorted = [...links].sort((a, b) => (a.name < b.name ? -1 : 1));
   const node = await encodeDirectory(sorted);
   if ((await store.putBlock(node.bytes)) !== node.cid)
-    throw new AppError(500, 'CID_MISMATCH', 'The content store computed another CID for a media folder.');
+    throw new StationError('CID_MISMATCH', 'The content store computed another CID for a media folder.');
   return node.cid;
 }

@@ -1,6 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import type { Static } from 'typebox';
 import { errorResponses } from '../../http/schemas.js';
+import type { StationApp } from '../../http/station-app.js';
 import { receiveOwnedUpload } from '../../http/upload-form.js';
 import { fileMetadataTags } from '../../nostr/nip94.js';
 import { mediaTypeOf } from '../blobs/service.js';
@@ -36,7 +35,7 @@ function wantsAnnouncement(fields: Readonly<Record<string, string>>): boolean {
  * NIP-96 over the same drive as Blossom: discovery, upload (multipart `file`, NIP-98 required), download,
  * delete and list by SHA-256. Every file lands in the uploader's drive, once per SHA-256.
  */
-export async function nip96Routes(app: FastifyInstance): Promise<void> {
+export async function nip96Routes(app: StationApp): Promise<void> {
   app.get(
     '/.well-known/nostr/nip96.json',
     { schema: { summary: 'NIP-96 server information', tags: TAGS, response: { 200: Nip96Info } } },
@@ -127,7 +126,7 @@ export async function nip96Routes(app: FastifyInstance): Promise<void> {
   const downloadResponses = { 200: BLOB_BYTES, 206: BLOB_BYTES, ...errorResponses(404, 416) };
   app.get(`${NIP96_PATH}/:blob`, { schema: { ...download, response: downloadResponses } }, serve);
 
-  app.delete<{ Params: Static<typeof BlobParams> }>(
+  app.delete(
     `${NIP96_PATH}/:blob`,
     {
       schema: {
@@ -146,7 +145,7 @@ export async function nip96Routes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<{ Querystring: Static<typeof Nip96ListQuery> }>(
+  app.get(
     NIP96_PATH,
     {
       schema: {

@@ -6,7 +6,7 @@ import { exporter, type UnixFSEntry } from 'ipfs-unixfs-exporter';
 import { importFile } from 'ipfs-unixfs-importer';
 import { CID } from 'multiformats/cid';
 import { sha256 } from 'multiformats/hashes/sha2';
-import { AppError } from '../../http/errors.js';
+import { StationError } from '../../errors.js';
 import { isDagPb } from './dag.js';
 import { parseIpfsPath } from './ipfs-path.js';
 import { leanLeaves } from './lean-leaves.js';
@@ -45,7 +45,7 @@ const READ_CHUNK_BYTES = 1024 * 1024;
 
 /** Errors of the UnixFS exporter and the blockstore, by name, mapped to the store's typed errors. */
 function translate(error: unknown, path: string): Error {
-  if (error instanceof AppError) return error;
+  if (error instanceof StationError) return error;
   const name = (error as Error | undefined)?.name;
   if (name === 'NotFoundError') return new ContentNotFoundError(path);
   if (name === 'BadPathError') return new InvalidContentPathError(`"${path}" is not a valid IPFS path.`);

@@ -3,9 +3,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
-import { AppError, NotFoundError } from '../../http/errors.js';
-import { listen } from '../../http/listen.js';
+import { StationError, NotFound } from '../../errors.js';
+import { listen } from '../../net/listen.js';
 import { answerClientError } from '../../http/client-errors.js';
+import { statusOfError } from '../../http/error-status.js';
 import type { Socket } from 'node:net';
 import { contentTypeForName, sniffContentType } from './content-type.js';
 import { directoryListing } from './gateway-listing.js';
@@ -52,8 +53,8 @@ const INERT = { 'content-security-policy': 'sandbox', 'x-content-type-options': 
 const IMMUTABLE = 'public, max-age=29030400, immutable';
 
 function sendError(res: ServerResponse, error: unknown, logger?: Logger): void {
-  const appError = error instanceof AppError ? error : null;
-  const status = appError?.statusCode ?? 500;
+  const appError = error instanceof StationError ? error : null;
+  const status = appError ? statusOfError(appError) : 500;
   if (status >= 500) logger?.error({ err: error }, 'gateway request failed');
   if (res.headersSent) {
     res.destroy();
@@ -130,7 +131,7 @@ async function handle(
   }
   const url = new URL(req.url ?? '/', 'http://gateway');
   if (!url.pathname.startsWith('/ipfs/'))
-    throw new NotFoundError('NOT_FOUND', 'Only /ipfs/<cid>[/<path>] is served here.');
+    throw new NotFound('NOT_FOUND', 'Only /ipfs/<cid>[/<path>] is served here.');
   const parsed = parseIpfsPath(url.pathname);
   const stat = await store.stat(parsed.path, { signal });
   const etag = `"${stat.cid}"`;

@@ -1,4 +1,4 @@
-import { AppError } from '../../http/errors.js';
+import { StationError } from '../../errors.js';
 import {
   ContentNotFoundError,
   InvalidContentPathError,
@@ -25,10 +25,11 @@ function causeCode(error: unknown): string | undefined {
 
 /**
  * Translates what kubo-rpc-client throws into the store's typed errors. `timedOut` tells whether our own
- * deadline fired (a Kubo that keeps searching the network for a CID ends as a 504, not a hang).
+ * deadline fired (a Kubo that keeps searching the network for a CID ends as CONTENT_STORE_TIMEOUT, not a
+ * hang).
  */
 export function translateKuboError(error: unknown, path: string, api: string, timedOut: boolean): Error {
-  if (error instanceof AppError) return error;
+  if (error instanceof StationError) return error;
   const err = error as Error;
   if (timedOut || err.name === 'TimeoutError')
     return storeError('timeout', `The Kubo node at ${api} did not answer in time for /ipfs/${path}.`);

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { create, type KuboRPCClient } from 'kubo-rpc-client';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../../clock.js';
-import { DependencyError } from '../../http/errors.js';
+import { DependencyError } from '../../errors.js';
 import { OutageLog } from '../../outage-log.js';
 import { isDagPb } from './dag.js';
 import { parseIpfsPath, toCidV0 } from './ipfs-path.js';
@@ -63,7 +63,7 @@ export class KuboStore implements ContentStore {
   /** Counts a failure toward an outage when the node did not answer (down, timed out), then returns it. */
   private failed(error: unknown, path: string, timedOut: boolean): Error {
     const translated = translateKuboError(error, path, this.api, timedOut);
-    if (translated instanceof DependencyError && translated.statusCode !== 502)
+    if (translated instanceof DependencyError && translated.kind !== 'failed')
       this.outage.failed(translated.message);
     return translated;
   }

@@ -1,4 +1,4 @@
-import { BadRequestError, DependencyError, NotFoundError } from '../../http/errors.js';
+import { InvalidInput, DependencyError, NotFound } from '../../errors.js';
 
 /**
  * The content-addressed store the drive depends on. Two implementations: Kubo over its RPC API, and an
@@ -84,34 +84,34 @@ export interface StoreHealth {
   detail: string;
 }
 
-/** Nothing at that CID or path (404). */
-export class ContentNotFoundError extends NotFoundError {
+/** Nothing at that CID or path. */
+export class ContentNotFoundError extends NotFound {
   constructor(path: string) {
     super('CONTENT_NOT_FOUND', `Nothing found at /ipfs/${path}.`);
   }
 }
 
-/** Not a CID or not a usable IPFS path (400). */
-export class InvalidContentPathError extends BadRequestError {
+/** Not a CID or not a usable IPFS path. */
+export class InvalidContentPathError extends InvalidInput {
   constructor(detail: string) {
     super('INVALID_IPFS_PATH', detail);
   }
 }
 
-/** A file was expected, a directory (or another node type) was found (400). */
-export class NotAFileError extends BadRequestError {
+/** A file was expected, a directory (or another node type) was found. */
+export class NotAFileError extends InvalidInput {
   constructor(path: string) {
     super('NOT_A_FILE', `/ipfs/${path} is a directory, not a file.`);
   }
 }
 
-export class NotADirectoryError extends BadRequestError {
+export class NotADirectoryError extends InvalidInput {
   constructor(path: string) {
     super('NOT_A_DIRECTORY', `/ipfs/${path} is not a directory.`);
   }
 }
 
-/** The store is down (503), failed (502) or timed out (504); codes CONTENT_STORE_DOWN/FAILED/TIMEOUT. */
+/** The store is down, failed or timed out; codes CONTENT_STORE_DOWN/FAILED/TIMEOUT. */
 export function storeError(kind: 'down' | 'failed' | 'timeout', detail: string): DependencyError {
   return new DependencyError('content store', kind, detail);
 }

@@ -1,5 +1,5 @@
 /**
- * What a reaction is worth (CONTRACT §9). Amounts are whole Ẑen; on chain they travel as Ğ1 cents
+ * What a reaction is worth (docs/api-contract.md §9). Amounts are whole Ẑen; on chain they travel as Ğ1 cents
  * (1 Ẑen = 0.1 Ğ1 = 10 cents), so no floating-point value is ever summed or compared.
  */
 

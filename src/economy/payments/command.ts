@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { limitGroup } from '../../process/group.js';
 
-/** The values a payment command receives (CONTRACT §9). */
+/** The values a payment command receives (docs/api-contract.md §9). */
 export interface PaymentArgs {
   /** Absolute path of the payer's `.secret.dunikey`; the command reads the key, this process never does. */
   dunikey: string;

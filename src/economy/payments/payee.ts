@@ -21,9 +21,9 @@ export interface RelayLookup {
 }
 
 /**
- * Finds the Ğ1 wallet a like pays (CONTRACT §9): the author's `G1PUBNOSTR` when the author is local,
- * otherwise the wallet of the author's kind-0 profile. A profile the stream has not seen yet (a reaction can
- * arrive before its author's profile in a backfill) is asked of the relay once before giving up.
+ * Finds the Ğ1 wallet a like pays (docs/api-contract.md §9): the author's `G1PUBNOSTR` when the author is
+ * local, otherwise the wallet of the author's kind-0 profile. A profile the stream has not seen yet (a
+ * reaction can arrive before its author's profile in a backfill) is asked of the relay once before giving up.
  */
 export class PayeeResolver {
   constructor(

@@ -25,7 +25,10 @@ function lastTagValue(event: NostrEvent, name: string): string | undefined {
   return undefined;
 }
 
-/** Reads a reaction as CONTRACT §9 does: `e` and `p` tags required, author ≠ liker, a like's content. */
+/**
+ * Reads a reaction as docs/api-contract.md §9 does: `e` and `p` tags required, author ≠ liker, a like's
+ * content.
+ */
 export function readReaction(event: NostrEvent): ReactionVerdict {
   if (event.kind !== 7) return { ignored: 'NOT_A_REACTION' };
   const reactedEventId = lastTagValue(event, 'e');
@@ -38,7 +41,7 @@ export function readReaction(event: NostrEvent): ReactionVerdict {
   return { like: { reactionId: event.id, likerHex: event.pubkey, authorHex, reactedEventId, amountZen } };
 }
 
-/** `UPLANET:<first 8 of UPLANETG1PUB>:<email of liker>:LIKE:<N>Z:<reaction id>` (CONTRACT §9). */
+/** `UPLANET:<first 8 of UPLANETG1PUB>:<email of liker>:LIKE:<N>Z:<reaction id>` (docs/api-contract.md §9). */
 export function likeComment(distributionWallet: string, likerEmail: string, like: Like): string {
   return `UPLANET:${distributionWallet.slice(0, 8)}:${likerEmail}:LIKE:${like.amountZen}Z:${like.reactionId}`;
 }

@@ -36,9 +36,9 @@ export interface PaymentServiceDeps {
 }
 
 /**
- * Kind 7 → journal. Decides whether a reaction pays (CONTRACT §9), reserves the payer's daily allowance and
- * journals the payment, then hands it to the executor and returns: the relay subscription never waits for a
- * transfer.
+ * Kind 7 → journal. Decides whether a reaction pays (docs/api-contract.md §9), reserves the payer's daily
+ * allowance and journals the payment, then hands it to the executor and returns: the relay subscription never
+ * waits for a transfer.
  */
 export class PaymentService {
   readonly outcomes = new Map<ReactionOutcome, number>();

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DependencyError } from '../../../src/http/errors.js';
+import { DependencyError } from '../../../src/errors.js';
 import { createSmtpMailer } from '../../../src/mail/smtp.js';
 import type { Mailer } from '../../../src/mail/mailer.js';
 import {

@@ -3,9 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { Busboy } from '@fastify/busboy';
+import { CarBlockIterator } from '@ipld/car/iterator';
 import { CID } from 'multiformats/cid';
+import { sha256 } from 'multiformats/hashes/sha2';
 import { EmbeddedStore } from '../../../src/drive/store/embedded.js';
-import { AppError } from '../../../src/http/errors.js';
+import { StationError } from '../../../src/errors.js';
 import { tempDir } from '../../helpers/temp.js';
 
 /**
@@ -18,6 +20,8 @@ export interface FakeKubo {
   requests: Array<{ path: string; params: URLSearchParams }>;
   /** Paths whose `files/stat` never answers (a CID Kubo keeps looking for on the network). */
   hang: Set<string>;
+  /** Blocks received by `dag/import`, by CIDv0, each checked against its bytes on arrival. */
+  imported: Map<string, Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -45,7 +49,7 @@ function filePart(req: IncomingMessage): Promise<Readable> {
 
 /** Kubo's messages for the store errors the embedded store raises. */
 function messageFor(error: unknown, arg: string): string {
-  const code = (error as AppError).code;
+  const code = (error as StationError).code;
   if (code === 'CONTENT_NOT_FOUND') return `no link named "${arg.split('/').at(-1)}" under ${arg}`;
   if (code === 'NOT_A_FILE') return 'this dag node is a directory';
   if (code === 'INVALID_IPFS_PATH')
@@ -53,11 +57,16 @@ function messageFor(error: unknown, arg: string): string {
   return (error as Error).message;
 }
 
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return Buffer.from(a).equals(Buffer.from(b));
+}
+
 export async function startFakeKubo(): Promise<FakeKubo> {
   const dir = await tempDir('fake-kubo-');
   const store = await EmbeddedStore.open(join(dir.path, 'repo'));
   const requests: FakeKubo['requests'] = [];
   const hang = new Set<string>();
+  const imported = new Map<string, Uint8Array>();
   const arg = (params: URLSearchParams) => (params.get('arg') ?? '').replace(/^\/ipfs\//, '');
 
   const handlers: Record<string, Handler> = {
@@ -120,10 +129,35 @@ export async function startFakeKubo(): Promise<FakeKubo> {
       await store.unpin(arg(params));
       json(res, { Pins: [arg(params)] });
     },
-    'pin/ls': async (_params, _req, res) => {
+    'pin/ls': async (params, _req, res) => {
+      const pins = await store.pins();
+      // Kubo answers `pin ls <cid>…` with an error for the first one not pinned, before any line.
+      const asked = params.getAll('arg').map((cid) => CID.parse(cid).toV0().toString());
+      const notPinned = asked.find((cid) => !pins.includes(cid));
+      if (notPinned) return kuboError(res, `path '${notPinned}' is not pinned`);
       res.writeHead(200, { 'content-type': 'application/json', 'x-chunked-output': '1' });
-      for (const cid of await store.pins())
+      for (const cid of asked.length > 0 ? asked : pins)
         res.write(`${JSON.stringify({ Cid: cid, Type: 'recursive', Name: '' })}\n`);
+      res.end();
+    },
+    'dag/import': async (params, req, res) => {
+      const blocks = await CarBlockIterator.fromIterable(await filePart(req));
+      for await (const { cid, bytes } of blocks) {
+        const digest = await sha256.digest(bytes);
+        if (cid.multihash.code !== sha256.code || !equalBytes(digest.digest, cid.multihash.digest))
+          return kuboError(res, `block ${cid.toString()}: its bytes do not match its CID`);
+        const v0 = await store.putBlock(bytes);
+        imported.set(v0, bytes);
+      }
+      res.writeHead(200, { 'content-type': 'application/json', 'x-chunked-output': '1' });
+      if (params.get('pin-roots') !== 'false') {
+        for (const root of await blocks.getRoots()) {
+          await store.pin(root.toString());
+          res.write(
+            `${JSON.stringify({ Root: { Cid: { '/': root.toV1().toString() }, PinErrorMsg: '' } })}\n`,
+          );
+        }
+      }
       res.end();
     },
     version: async (_params, _req, res) =>
@@ -154,6 +188,7 @@ export async function startFakeKubo(): Promise<FakeKubo> {
     url: `http://127.0.0.1:${port}`,
     requests,
     hang,
+    imported,
     close: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

@@ -86,10 +86,9 @@ describe('Kubo content store (kubo-rpc-client against a server speaking Kubo’s
     const node = await encodeDirectory([{ name: 'a', cid: hello.cid, dagSize: hello.dagSize }]);
     await store.putBlock(node.bytes);
     await expect(store.stat(`${node.cid}/missing`)).rejects.toMatchObject({
-      statusCode: 404,
       code: 'CONTENT_NOT_FOUND',
     });
-    await expect(collect(store.cat(node.cid))).rejects.toMatchObject({ statusCode: 400, code: 'NOT_A_FILE' });
+    await expect(collect(store.cat(node.cid))).rejects.toMatchObject({ code: 'NOT_A_FILE' });
     await expect(store.ls(hello.cid)).rejects.toMatchObject({ code: 'NOT_A_DIRECTORY' });
     await expect(store.stat('nonsense')).rejects.toMatchObject({ code: 'INVALID_IPFS_PATH' });
   });
@@ -110,7 +109,6 @@ describe('Kubo content store (kubo-rpc-client against a server speaking Kubo’s
     const down = new KuboStore(`http://127.0.0.1:${await closedPort()}`);
     expect((await down.health()).ok).toBe(false);
     await expect(down.stat('QmT78zSuBmuS4z925WZfrqQ1qHaJ56DQaTfyMUF7F8ff5o')).rejects.toMatchObject({
-      statusCode: 503,
       code: 'CONTENT_STORE_DOWN',
     });
     await expect(down.add(once_(Buffer.from('x')))).rejects.toMatchObject({ code: 'CONTENT_STORE_DOWN' });
@@ -118,7 +116,6 @@ describe('Kubo content store (kubo-rpc-client against a server speaking Kubo’s
     kubo.hang.add(slowCid);
     const impatient = new KuboStore(kubo.url, { timeoutMs: 200 });
     await expect(impatient.stat(slowCid)).rejects.toMatchObject({
-      statusCode: 504,
       code: 'CONTENT_STORE_TIMEOUT',
     });
   });

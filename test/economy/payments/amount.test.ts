@@ -3,7 +3,7 @@ import { centsToG1Text, likeAmountZen, zenToCents } from '../../../src/economy/p
 import { likeComment, readReaction } from '../../../src/economy/payments/reaction.js';
 import { newKey, signEvent } from '../../helpers/nostr.js';
 
-describe('what a reaction is worth (CONTRACT §9)', () => {
+describe('what a reaction is worth (docs/api-contract.md §9)', () => {
   it.each([
     ['', 1],
     ['+', 1],

@@ -1,8 +1,9 @@
 import type { NostrEvent } from 'nostr-tools';
-import { verifySignature } from '../nostr/verify.js';
-import { tagValue } from '../nostr/event.js';
+import { verifySignature } from './verify.js';
+import { tagValue } from './event.js';
+import { NIP98_KIND } from './nip98-sign.js';
 
-export const NIP98_KIND = 27235;
+export { NIP98_KIND };
 export const NIP98_WINDOW_SECONDS = 60;
 
 export interface Nip98Expectation {
@@ -13,9 +14,17 @@ export interface Nip98Expectation {
   now: number;
 }
 
+export type Nip98Refusal =
+  | 'AUTH_WRONG_KIND'
+  | 'AUTH_EXPIRED'
+  | 'AUTH_URL_MISMATCH'
+  | 'AUTH_METHOD_MISMATCH'
+  | 'AUTH_PAYLOAD_MISMATCH'
+  | 'AUTH_BAD_SIGNATURE';
+
 export type Nip98Result =
   | { ok: true; pubkey: string; eventId: string; payloadHash: string | null }
-  | { ok: false; code: string; reason: string };
+  | { ok: false; code: Nip98Refusal; reason: string };
 
 function sameUrl(a: string, b: string): boolean {
   try {
@@ -28,7 +37,8 @@ function sameUrl(a: string, b: string): boolean {
 /**
  * NIP-98 HTTP Auth verifier. Pure: no I/O, clock passed in. Cheap checks run before the signature check so
  * a flood of junk costs no elliptic-curve work. The `payload` tag is returned, not checked: the body hash is
- * only known once the body has been read. Replay protection is the caller's job (`claims.ts`).
+ * only known once the body has been read. Replay protection is the caller's job
+ * (src/auth/replay.ts, keyed on the event id); tags it does not know (`nonce`) are ignored.
  */
 export function verifyNip98(event: NostrEvent, expected: Nip98Expectation): Nip98Result {
   if (event.kind !== NIP98_KIND) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { verifyNip98 } from '../../src/auth/nip98.js';
-import { newKey, signEvent } from '../helpers/nostr.js';
+import { verifyNip98 } from './nip98.js';
+import { newKey, signEvent } from '../../test/helpers/nostr.js';
 
 const key = newKey();
 const now = 1_800_000_000;

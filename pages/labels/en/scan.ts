@@ -1,0 +1,61 @@
+import type { scan as french } from '../fr/scan.js';
+import { keys } from './keys.js';
+
+export const scan: typeof french = {
+  title: 'Scan',
+  intro:
+    'Create your UPlanet identity with your e-mail, then scan the QR codes of identity cards, Ğ1 wallets and station links.',
+  registerTitle: '1. Create my identity',
+  registerIntro: 'A NOSTR key and a Ğ1 wallet, with a zero balance. The keys are shown only once.',
+  emailLabel: 'Your e-mail',
+  register: 'Create my identity',
+  scanTitle: '2. Scan QR codes',
+  scanIntro:
+    'Scan as many codes as you like, with the camera or from pictures. They are read in this page: nothing is sent.',
+  cameraStart: 'Scan with the camera',
+  cameraStop: 'Stop the camera',
+  fileLabel: 'Or choose pictures holding QR codes',
+  clear: 'Clear the list',
+  resultsTitle: 'Recognised codes',
+  js: {
+    registering: 'Creating your identity…',
+    failed: 'Failed',
+    badEmail: 'Type a valid e-mail address (name@domain.org).',
+    cameraOn: 'Camera on: show the QR codes one by one.',
+    cameraProblems: {
+      unsupported: 'The camera is not available here (it needs an HTTPS page): choose a picture.',
+      denied: 'Camera access refused: allow it or choose a picture.',
+      'no-camera': 'No usable camera: choose a picture.',
+      failed: 'The camera could not start: choose a picture.',
+    },
+    reading: 'Reading the pictures…',
+    noCode: 'No QR code found in',
+    unreadable: 'Unreadable picture:',
+    empty: 'No code yet.',
+    kinds: {
+      npub: 'NOSTR public key',
+      nprofile: 'NOSTR profile',
+      nsec: 'NOSTR secret key',
+      'nostr-event': 'NOSTR note or event',
+      'g1-address': 'Ğ1 wallet',
+      'g1-v1': 'Ğ1 key (v1)',
+      'hex-key': 'Hexadecimal key (maybe secret)',
+      email: 'E-mail',
+      'station-link': 'Link to this station',
+      'ipfs-link': 'IPFS link',
+      link: 'Link',
+      text: 'Text',
+    },
+    secretWarning: 'Secret: kept in this page, never sent. Do not show this code around.',
+    publicKeyOf: 'Matching public key:',
+    wallet: 'Ğ1 wallet:',
+    relays: 'Relays:',
+    links: {
+      balance: 'Balance',
+      checkKey: 'Check on this station',
+      profile: 'Profile seen by the station',
+      open: 'Open',
+    },
+    keys: keys,
+  },
+};

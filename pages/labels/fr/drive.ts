@@ -1,0 +1,38 @@
+import { key } from './key.js';
+
+export const drive = {
+  title: 'Mon uDRIVE',
+  intro:
+    'Votre uDRIVE est publié sur IPFS : chaque changement donne un nouveau CID racine, qui contient vos dossiers, manifest.json et un explorateur (_index.html) lisible depuis n’importe quelle passerelle.',
+  ...key.page,
+  uploadTitle: '2. Ajouter un fichier',
+  fileLabel: 'Fichier',
+  upload: 'Envoyer',
+  listTitle: '3. Mes fichiers',
+  refresh: 'Actualiser',
+  js: {
+    ...key.js,
+    failed: 'Échec',
+    chooseFile: 'Choisissez d’abord un fichier.',
+    uploading: 'Envoi…',
+    uploaded: 'Fichier enregistré',
+    deleted: 'Fichier supprimé',
+    copiedToMine: 'Copié dans votre uDRIVE',
+    noManifest: 'Ce dossier n’a pas de manifest.json lisible.',
+    notRegistered: 'Cette clé n’a pas de uDRIVE sur cette station.',
+    empty: '(vide)',
+    file: 'fichier',
+    files: 'fichiers',
+    download: 'Télécharger',
+    copyLink: 'Copier le lien',
+    copied: 'Lien copié',
+    play: 'Lire',
+    remove: 'Supprimer',
+    confirmRemove: 'Confirmer la suppression',
+    copyToMine: 'Copier dans mon uDRIVE',
+    owner: 'Vous êtes le propriétaire de ce uDRIVE.',
+    notOwner: 'Ce uDRIVE appartient à une autre clé : vos envois vont dans votre propre uDRIVE.',
+    openExplorer: 'Ouvrir l’explorateur publié',
+    folders: { Documents: 'Documents', Images: 'Images', Music: 'Musique', Videos: 'Vidéos' },
+  },
+};

@@ -1,0 +1,72 @@
+import type { ClientRequest, IncomingMessage } from 'node:http';
+import { StationError } from '../../errors.js';
+import { MirrorFetchFailedError, MirrorTooLargeError, reasonOf } from './errors.js';
+
+interface BodyLimits {
+  maxBytes: number;
+  /** The longest wait for each chunk. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * A mirrored response's body, read once: the size limit and the idle timeout hold while it is read, and the
+ * socket is closed however the reading ends (done, broken out of, failed or aborted).
+ */
+export function guardedBody(target: URL, req: ClientRequest, res: IncomingMessage, options: BodyLimits) {
+  const { signal, timeoutMs, maxBytes } = options;
+  let stopped: unknown;
+  let started = false;
+  const finish = () => {
+    signal?.removeEventListener('abort', onAbort);
+    req.destroy();
+  };
+  const stop = (reason: unknown) => {
+    stopped ??= reason;
+    res.destroy();
+  };
+  const onAbort = () => stop(signal?.reason);
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+
+  return {
+    [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
+      if (started) throw new Error('the body of a mirrored response can only be read once');
+      started = true;
+      const chunks = res[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+      let received = 0;
+      return {
+        async next() {
+          const idle = setTimeout(
+            () => stop(new MirrorFetchFailedError(`${target.href} sent nothing for ${timeoutMs} ms`)),
+            timeoutMs,
+          );
+          try {
+            const step = await chunks.next();
+            if (step.done) {
+              finish();
+              return { done: true, value: undefined };
+            }
+            received += step.value.byteLength;
+            if (received > maxBytes) throw tooLarge(target, maxBytes);
+            return { done: false, value: step.value };
+          } catch (error) {
+            finish();
+            if (stopped !== undefined) throw stopped;
+            if (error instanceof StationError) throw error;
+            throw new MirrorFetchFailedError(`reading ${target.href} failed: ${reasonOf(error)}`, error);
+          } finally {
+            clearTimeout(idle);
+          }
+        },
+        async return() {
+          finish();
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  };
+}
+
+export const tooLarge = (target: URL, maxBytes: number) =>
+  new MirrorTooLargeError(`${target.href} is larger than the ${maxBytes} bytes a mirrored blob may have`);

@@ -1,0 +1,95 @@
+/**
+ * What can go wrong, by meaning, with the stable code every refusal carries (docs/api-contract.md §6: bodies
+ * are `{detail, code}`). Services, stores and clients throw these; how a code is answered (its HTTP status,
+ * its headers) is the HTTP layer's business alone: src/http/error-status.ts.
+ */
+import {
+  DEPENDENCY_CODES,
+  FAILURE_CODES,
+  type ConflictCode,
+  type Dependency,
+  type DependencyFailure,
+  type ErrorCode,
+  type ForbiddenCode,
+  type InvalidInputCode,
+  type NotFoundCode,
+  type TooLargeCode,
+  type TryLaterCode,
+  type UnauthenticatedCode,
+} from './error-codes.js';
+
+export type * from './error-codes.js';
+
+export interface StationErrorOptions {
+  /** When trying again makes sense, in seconds. */
+  retryAfterSeconds?: number | undefined;
+  cause?: unknown;
+}
+
+/** A failure with a stable code; its message is the `detail` a client reads. */
+export class StationError extends Error {
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(
+    readonly code: ErrorCode,
+    detail: string,
+    options: StationErrorOptions = {},
+  ) {
+    super(detail, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+}
+
+export class InvalidInput extends StationError {
+  constructor(code: InvalidInputCode, detail: string) {
+    super(code, detail);
+  }
+}
+
+export class Unauthenticated extends StationError {
+  constructor(code: UnauthenticatedCode, detail: string) {
+    super(code, detail);
+  }
+}
+
+export class Forbidden extends StationError {
+  constructor(code: ForbiddenCode, detail: string) {
+    super(code, detail);
+  }
+}
+
+export class NotFound extends StationError {
+  constructor(code: NotFoundCode, detail: string) {
+    super(code, detail);
+  }
+}
+
+export class Conflict extends StationError {
+  constructor(code: ConflictCode, detail: string) {
+    super(code, detail);
+  }
+}
+
+export class TooLarge extends StationError {
+  constructor(code: TooLargeCode, detail: string) {
+    super(code, detail);
+  }
+}
+
+export class TryLater extends StationError {
+  constructor(code: TryLaterCode, detail: string, retryAfterSeconds?: number) {
+    super(code, detail, { retryAfterSeconds });
+  }
+}
+
+/** A dependency (content store, indexer, mail) that is down, failing or too slow; code e.g. `INDEXER_DOWN`. */
+export class DependencyError extends StationError {
+  constructor(
+    readonly dependency: Dependency,
+    readonly kind: DependencyFailure,
+    detail: string,
+  ) {
+    super(`${DEPENDENCY_CODES[dependency]}_${FAILURE_CODES[kind]}`, detail);
+  }
+}
