@@ -31,12 +31,7 @@ module.exports = {
           '^src/(app|main)\\.ts$',
           '(^|/)(routes|plugin)\\.ts$',
           '-routes\\.ts$',
-          // HTTP adapters not named like one: route modules, request/reply helpers of routes, page text, and
-          // the content store's gateway (a node:http server answering like the API).
-          '^src/geo/(my-gps|geolinks)\\.ts$',
-          '^src/economy/(batch|labels)\\.ts$',
-          '^src/drive/blossom/serve\\.ts$',
-          '^src/identity/registration-form\\.ts$',
+          // The content store's gateway: a node:http server of its own that answers like the API.
           '^src/drive/store/gateway\\.ts$',
         ],
       },

@@ -3,7 +3,7 @@ import type { Static } from 'typebox';
 import type { AuthContext } from '../auth/types.js';
 import { InvalidInput } from '../errors.js';
 import type { StagingArea } from '../fs/staging.js';
-import { pageLabels } from '../http/page-labels/language.js';
+import { pageLabels } from '../../pages/labels/index.js';
 import { documentResponse, errorResponses } from '../http/schemas.js';
 import type { StationApp } from '../http/station-app.js';
 import { receiveOwnedUpload, type UploadedFile, type UploadForm } from '../http/upload-form.js';

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { InvalidInput, NotFound } from '../errors.js';
-import { pageLabels } from '../http/page-labels/language.js';
+import { pageLabels } from '../../pages/labels/index.js';
 import { documentResponse, errorResponses } from '../http/schemas.js';
 import type { StationApp } from '../http/station-app.js';
 import { pageContext, sendHtml, sharedViews } from '../http/views.js';

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { pageLabels } from './page-labels/language.js';
+import { pageLabels } from '../../pages/labels/index.js';
 import { pageContext, sendHtml, sharedViews, wantsHtml } from './views.js';
 
 type ErrorKind = 'invalid' | 'notFound' | 'unavailable' | 'internal';

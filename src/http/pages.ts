@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { pageLabels } from './page-labels/language.js';
+import { pageLabels } from '../../pages/labels/index.js';
 import { documentResponse, errorResponses } from './schemas.js';
 import type { StationApp } from './station-app.js';
 import { pageContext, sendHtml, sharedViews, type Language } from './views.js';

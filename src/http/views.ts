@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { Eta } from 'eta';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PROJECT_ROOT } from '../config/config.js';
-import type { Language } from './page-labels/language.js';
+import type { Language } from '../../pages/labels/index.js';
 import type { StationApp } from './station-app.js';
 
 /** Server-rendered page templates (`*.eta`) and their stylesheet live here. */

@@ -4,7 +4,7 @@ import { InvalidInput } from '../errors.js';
 import { documentResponse, ErrorBody } from '../http/schemas.js';
 import type { StationApp } from '../http/station-app.js';
 import { sharedViews } from '../http/views.js';
-import { multipartFields, sendRegisteredPage, withErrorField } from './registration-form.js';
+import { multipartFields, sendRegisteredPage, withErrorField } from './registration-routes.js';
 
 const Registration = Type.Object({
   email: Type.String({ maxLength: 254 }),

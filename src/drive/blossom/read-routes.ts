@@ -4,7 +4,7 @@ import { errorResponses } from '../../http/schemas.js';
 import type { StationApp } from '../../http/station-app.js';
 import { isSha256 } from './auth.js';
 import { BlobDescriptorBody, BlobParams, DeletedBody, ListParams, ListQuery } from './schemas.js';
-import { BLOB_BYTES, blobHash, blobNotFound, blobServer } from './serve.js';
+import { BLOB_BYTES, blobHash, blobNotFound, blobServer } from './serve-routes.js';
 
 const TAGS = ['blossom'];
 

@@ -7,7 +7,7 @@ import { wrapperOf } from '../media/wrap.js';
 import type { MediaFields } from '../media/service.js';
 import { quotaLimit } from '../quota.js';
 import { BlobParams } from '../blossom/schemas.js';
-import { BLOB_BYTES, blobHash, blobNotFound, blobServer } from '../blossom/serve.js';
+import { BLOB_BYTES, blobHash, blobNotFound, blobServer } from '../blossom/serve-routes.js';
 import { Nip96DeletedBody, Nip96Info, Nip96ListBody, Nip96ListQuery, Nip96UploadBody } from './schemas.js';
 
 const TAGS = ['nip96'];

@@ -1,8 +1,8 @@
-import { en } from '../../../pages/labels/en/index.js';
-import { fr } from '../../../pages/labels/fr/index.js';
+import { en } from './en/index.js';
+import { fr } from './fr/index.js';
 
 /**
- * The page languages (views.ts re-exports this). Defined here, not in views.ts, because the browser modules
+ * The page languages (src/http/views.ts re-exports this). Defined beside the catalogues, not in views.ts, because the browser modules
  * type-check against the label catalogues, and views.ts pulls in Fastify's server types.
  */
 export type Language = 'fr' | 'en';

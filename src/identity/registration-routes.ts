@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import QRCode from 'qrcode';
 import { InvalidInput } from '../errors.js';
-import { pageLabels } from '../http/page-labels/language.js';
+import { pageLabels } from '../../pages/labels/index.js';
 import { pickLanguage, sendHtml, type Language, type Views } from '../http/views.js';
 
 /** Fields a MULTIPASS form may carry (UPassport's G1NostrForm has 19; most are ignored here). */
