@@ -1,9 +1,8 @@
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { decodeSs58 } from '../identity/ss58.js';
-import { deriveStationWallets, type StationWallets } from '../identity/keys.js';
-import { parseTemplate } from '../economy/payments/command.js';
+import type { StationWallets } from '../identity/keys.js';
+import { paymentCommand, stationWallets } from './economy.js';
 import { relayConfig, type RelayConfig } from './relay.js';
 import { authConfig, type AuthConfig } from './auth.js';
 import { mediaConfig, type MediaConfig } from './media.js';
@@ -92,52 +91,16 @@ export interface Config {
   logFormat: 'auto' | 'pretty' | 'json';
 }
 
-/** The template is split once here so a typo stops start-up instead of failing every like. */
-function paymentCommand(env: Env): string | null {
-  const value = raw(env, 'PAYMENT_COMMAND');
-  if (value === undefined) return null;
-  try {
-    parseTemplate(value);
-  } catch (error) {
-    throw new ConfigError('PAYMENT_COMMAND', (error as Error).message);
-  }
-  return value;
-}
-
-function walletOverride(env: Env, name: string): string | undefined {
-  const value = raw(env, name);
-  if (value !== undefined && !decodeSs58(value))
-    throw new ConfigError(name, `"${value}" is not a g1… SS58 address`);
-  return value;
-}
-
-const walletCache = new Map<string, Promise<StationWallets>>();
-
-/** Station wallets cost three scrypt runs; tests build many configs for the same network. */
-function stationWallets(uplanetName: string): Promise<StationWallets> {
-  let wallets = walletCache.get(uplanetName);
-  if (!wallets) {
-    wallets = deriveStationWallets(uplanetName);
-    walletCache.set(uplanetName, wallets);
-  }
-  return wallets;
-}
-
 /** Parses and validates every variable of the contract; throws ConfigError naming the first bad one. */
 export async function loadConfig(env: Env = process.env): Promise<Config> {
   const home = env.HOME ?? homedir();
   const uplanetName = raw(env, 'UPLANETNAME') ?? ORIGIN_UPLANETNAME;
-  const overrides = {
-    reserve: walletOverride(env, 'UPLANETNAME_G1'),
-    distribution: walletOverride(env, 'UPLANETG1PUB'),
-    society: walletOverride(env, 'UPLANETNAME_SOCIETY'),
-  };
   const squid = url(env, 'SQUID_URL', 'https://squid.g1.gyroi.de/v1/graphql', ['http:', 'https:'])!;
   const fallbacks = list(env, 'SQUID_FALLBACKS', []).map((item) =>
     checkUrl('SQUID_FALLBACKS', item, ['http:', 'https:']),
   );
   const tmpDir = absolutePath(env, 'TMP_DIR', join(home, '.zen', 'tmp'));
-  const derived = await stationWallets(uplanetName);
+  const wallets = await stationWallets(env, uplanetName);
   const relayUrl = url(env, 'RELAY_URL', 'ws://127.0.0.1:7777', ['ws:', 'wss:'])!;
 
   return {
@@ -153,11 +116,7 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
     ipfsGateway: url(env, 'IPFS_GATEWAY', 'http://127.0.0.1:8080', ['http:', 'https:'])!,
     squidUrls: [squid, ...fallbacks],
     uplanetName,
-    wallets: {
-      reserve: overrides.reserve ?? derived.reserve,
-      distribution: overrides.distribution ?? derived.distribution,
-      society: overrides.society ?? derived.society,
-    },
+    wallets,
     ipfsNodeId: raw(env, 'IPFSNODEID') ?? null,
     salesMarker: raw(env, 'SALES_MARKER') ?? 'ZENCOIN',
     smtpUrl: url(env, 'SMTP_URL', null, ['smtp:', 'smtps:']),

@@ -1,12 +1,11 @@
 import { createReadStream } from 'node:fs';
 import { create, type KuboRPCClient } from 'kubo-rpc-client';
 import type { Logger } from 'pino';
-import { systemClock, type Clock } from '../../clock.js';
-import { DependencyError } from '../../errors.js';
-import { OutageLog } from '../../outage-log.js';
+import type { Clock } from '../../clock.js';
 import { isDagPb } from './dag.js';
 import { parseIpfsPath, toCidV0 } from './ipfs-path.js';
-import { isNotPinned, translateKuboError } from './kubo-errors.js';
+import { isNotPinned } from './kubo-errors.js';
+import { deadline, KuboCalls } from './kubo-calls.js';
 import {
   InvalidContentPathError,
   NotADirectoryError,
@@ -31,41 +30,15 @@ export interface KuboStoreOptions {
   clock?: Clock;
 }
 
-interface Deadline {
-  signal: AbortSignal;
-  timedOut: () => boolean;
-}
-
-function deadline(ms: number, signal?: AbortSignal): Deadline {
-  const timer = AbortSignal.timeout(ms);
-  return {
-    signal: signal ? AbortSignal.any([signal, timer]) : timer,
-    timedOut: () => timer.aborted && !signal?.aborted,
-  };
-}
-
 /** The production store: a Kubo daemon through its RPC API (`IPFS_API`, usually port 5001). */
 export class KuboStore implements ContentStore {
   readonly kind = 'kubo' as const;
   private readonly client: KuboRPCClient;
-  private readonly timeoutMs: number;
-  private readonly outage: OutageLog;
+  private readonly calls: KuboCalls;
 
-  constructor(
-    private readonly api: string,
-    options: KuboStoreOptions = {},
-  ) {
+  constructor(api: string, options: KuboStoreOptions = {}) {
     this.client = create({ url: api });
-    this.timeoutMs = options.timeoutMs ?? 30_000;
-    this.outage = new OutageLog(`Kubo ${api}`, options.logger, options.clock ?? systemClock);
-  }
-
-  /** Counts a failure toward an outage when the node did not answer (down, timed out), then returns it. */
-  private failed(error: unknown, path: string, timedOut: boolean): Error {
-    const translated = translateKuboError(error, path, this.api, timedOut);
-    if (translated instanceof DependencyError && translated.kind !== 'failed')
-      this.outage.failed(translated.message);
-    return translated;
+    this.calls = new KuboCalls(api, options.timeoutMs ?? 30_000, options.logger, options.clock);
   }
 
   /** Kubo receives the bytes over its API (its filestore needs `--nocopy` and a path Kubo can read). */
@@ -87,11 +60,11 @@ export class KuboStore implements ContentStore {
         pin: options.pin !== false,
         signal: options.signal,
       });
-      this.outage.succeeded();
+      this.calls.succeeded();
       // Kubo's `Size` is the cumulative DAG size; the byte count is ours.
       return { cid: toCidV0(result.cid), size, dagSize: result.size };
     } catch (error) {
-      throw this.failed(error, 'new file', false);
+      throw this.calls.failed(error, 'new file', false);
     }
   }
 
@@ -103,15 +76,15 @@ export class KuboStore implements ContentStore {
         length: options.length,
         signal: options.signal,
       });
-      this.outage.succeeded();
+      this.calls.succeeded();
     } catch (error) {
-      throw this.failed(error, path, false);
+      throw this.calls.failed(error, path, false);
     }
   }
 
   async stat(path: string, options: SignalOptions = {}): Promise<StatResult> {
     const parsed = parseIpfsPath(path);
-    return this.call(parsed.path, options.signal, async (signal) => {
+    return this.calls.call(parsed.path, options.signal, async (signal) => {
       const stat = await this.client.files.stat(`/ipfs/${parsed.path}`, { signal });
       const type = stat.type === 'directory' ? 'directory' : 'file';
       return {
@@ -128,7 +101,7 @@ export class KuboStore implements ContentStore {
     const stat = await this.stat(path, options);
     if (stat.type !== 'directory') throw new NotADirectoryError(path);
     const parsed = parseIpfsPath(path);
-    return this.call(parsed.path, options.signal, async (signal) => {
+    return this.calls.call(parsed.path, options.signal, async (signal) => {
       const entries: DirEntry[] = [];
       for await (const entry of this.client.ls(`/ipfs/${parsed.path}`, { signal })) {
         if (!entry.name) continue;
@@ -146,7 +119,7 @@ export class KuboStore implements ContentStore {
 
   async putBlock(bytes: Uint8Array): Promise<string> {
     if (!isDagPb(bytes)) throw new InvalidContentPathError('The block is not a dag-pb node.');
-    return this.call('new block', undefined, async (signal) => {
+    return this.calls.call('new block', undefined, async (signal) => {
       const options = { cidCodec: 'dag-pb', mhtype: 'sha2-256', signal };
       return toCidV0(
         await this.client.block.put(bytes, options as Parameters<KuboRPCClient['block']['put']>[1]),
@@ -156,7 +129,7 @@ export class KuboStore implements ContentStore {
 
   async pin(cid: string): Promise<void> {
     const parsed = parseIpfsPath(cid);
-    await this.call(parsed.path, undefined, (signal) =>
+    await this.calls.call(parsed.path, undefined, (signal) =>
       this.client.pin.add(parsed.cid, { recursive: true, signal }),
     );
   }
@@ -164,7 +137,7 @@ export class KuboStore implements ContentStore {
   async unpin(cid: string): Promise<void> {
     const parsed = parseIpfsPath(cid);
     try {
-      await this.call(parsed.path, undefined, (signal) =>
+      await this.calls.call(parsed.path, undefined, (signal) =>
         this.client.pin.rm(parsed.cid, { recursive: true, signal }),
       );
     } catch (error) {
@@ -176,7 +149,7 @@ export class KuboStore implements ContentStore {
   async flush(): Promise<void> {}
 
   async pins(): Promise<string[]> {
-    return this.call('pins', undefined, async (signal) => {
+    return this.calls.call('pins', undefined, async (signal) => {
       const cids: string[] = [];
       for await (const pin of this.client.pin.ls({ type: 'recursive', signal })) cids.push(toCidV0(pin.cid));
       return cids.sort();
@@ -186,7 +159,7 @@ export class KuboStore implements ContentStore {
   async health(): Promise<StoreHealth> {
     try {
       // /health must answer quickly even when the node does not.
-      const limit = deadline(Math.min(this.timeoutMs, 2_000));
+      const limit = deadline(Math.min(this.calls.timeoutMs, 2_000));
       const version = await this.client.version({ signal: limit.signal });
       return { ok: true, detail: `kubo ${version.version}` };
     } catch (error) {
@@ -195,22 +168,4 @@ export class KuboStore implements ContentStore {
   }
 
   async close(): Promise<void> {}
-
-  private async call<T>(
-    path: string,
-    signal: AbortSignal | undefined,
-    run: (signal: AbortSignal) => Promise<T>,
-  ): Promise<T> {
-    const limit = deadline(this.timeoutMs, signal);
-    try {
-      const answer = await run(limit.signal);
-      this.outage.succeeded();
-      return answer;
-    } catch (error) {
-      const translated = this.failed(error, path, limit.timedOut());
-      // `pin rm` of something not pinned is reported by message; keep it recognisable for unpin().
-      if (isNotPinned(error)) throw error;
-      throw translated;
-    }
-  }
 }
