@@ -1,13 +1,8 @@
 import { LRUCache } from 'lru-cache';
-import {
-  finalizeEvent,
-  type EventTemplate,
-  type Filter,
-  type NostrEvent,
-  type VerifiedEvent,
-} from 'nostr-tools';
+import type { EventTemplate, Filter, NostrEvent, VerifiedEvent } from 'nostr-tools';
 import type { AbstractRelay } from 'nostr-tools/abstract-relay';
 import { filter, firstValueFrom, merge, Subject, timeout, type Observable, type Subscription } from 'rxjs';
+import { signEvent } from '../src/nostr/sign.js';
 import type { RelayLinkHealth } from '../src/relay/link.js';
 import { connectionSettings, type RelayClientOptions } from './relay-options.js';
 import { RelayConnection, type RelayStatus } from './relay-connection.js';
@@ -19,7 +14,7 @@ export type { RelayClientOptions } from './relay-options.js';
 
 /** Signs NIP-42 AUTH events with the station's secret key. */
 export function signerFromSecretKey(secretKey: Uint8Array): Signer {
-  return async (template: EventTemplate): Promise<VerifiedEvent> => finalizeEvent(template, secretKey);
+  return async (template: EventTemplate): Promise<VerifiedEvent> => signEvent(template, secretKey);
 }
 
 /**

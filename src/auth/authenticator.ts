@@ -4,7 +4,7 @@ import { parsePubkey } from '../identity/pubkey.js';
 import type { ChallengeStore, ChallengeVerdict } from './challenges.js';
 import type { ReplayRecords } from './replay.js';
 import { tagValue } from '../nostr/event.js';
-import { parseNostrAuthorization } from './header.js';
+import { parseNostrAuthorization } from '../nostr/authorization.js';
 import { NIP42_KIND, verifyNip42 } from '../nostr/nip42.js';
 import { CHALLENGE_TTL_SECONDS } from './challenges.js';
 import { NIP98_KIND, NIP98_WINDOW_SECONDS, verifyNip98 } from '../nostr/nip98.js';

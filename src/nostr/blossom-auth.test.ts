@@ -7,7 +7,7 @@ import {
 import { finalizeEvent, type EventTemplate } from 'nostr-tools';
 import { describe, expect, it } from 'vitest';
 import { newKey, signEvent } from '../../test/helpers/nostr.js';
-import { parseNostrAuthorization } from '../auth/header.js';
+import { parseNostrAuthorization } from './authorization.js';
 import { coversBlob, verifyBlossomAuth } from './blossom-auth.js';
 
 const key = newKey();

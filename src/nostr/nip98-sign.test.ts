@@ -1,7 +1,7 @@
 import { generateSecretKey, getPublicKey } from 'nostr-tools';
 import { verifyEvent } from 'nostr-tools/pure';
 import { describe, expect, it } from 'vitest';
-import { parseNostrAuthorization } from '../auth/header.js';
+import { parseNostrAuthorization } from './authorization.js';
 import { tagValue } from './event.js';
 import { verifyNip98 } from './nip98.js';
 import { nostrAuthorization, payloadDigest, signNip98 } from './nip98-sign.js';

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { unixSeconds, type Clock } from '../../clock.js';
-import { parseNostrAuthorization } from '../../auth/header.js';
+import { parseNostrAuthorization } from '../../nostr/authorization.js';
 import type { ReplayRecords } from '../../auth/replay.js';
 import { Unauthenticated } from '../../errors.js';
 import { coversBlob, verifyBlossomAuth, type BlossomVerb } from '../../nostr/blossom-auth.js';

@@ -1,12 +1,15 @@
 import type { NostrEvent } from 'nostr-tools';
-import { isEventShaped } from '../nostr/event.js';
+import { isEventShaped } from './event.js';
 
 /** Events in headers are small; anything bigger is not a credential. */
 const MAX_HEADER_EVENT_BYTES = 16 * 1024;
 
 export type HeaderParse = { ok: true; event: NostrEvent } | { ok: false; reason: string };
 
-/** Parses `Authorization: Nostr <base64 event>`; returns null when the header is absent or another scheme. */
+/**
+ * Parses `Authorization: Nostr <base64 event>`, the scheme NIP-98, header NIP-42 answers and Blossom tokens
+ * (BUD-01) share; returns null when the header is absent or another scheme.
+ */
 export function parseNostrAuthorization(header: string | undefined): HeaderParse | null {
   if (!header) return null;
   const match = /^Nostr\s+(\S+)$/i.exec(header.trim());
