@@ -1,48 +1,14 @@
-import { type Clock } from '../clock.js';
 import { Forbidden, InvalidInput, Unauthenticated, type UnauthenticatedCode } from '../errors.js';
 import { parsePubkey } from '../identity/pubkey.js';
-import type { ChallengeStore, ChallengeVerdict } from './challenges.js';
-import type { ReplayRecords } from './replay.js';
+import type { ChallengeVerdict } from './challenges.js';
 import { tagValue } from '../nostr/event.js';
 import { parseNostrAuthorization } from '../nostr/authorization.js';
 import { NIP42_KIND, verifyNip42 } from '../nostr/nip42.js';
 import { CHALLENGE_TTL_SECONDS } from './challenges.js';
 import { NIP98_KIND, NIP98_WINDOW_SECONDS, verifyNip98 } from '../nostr/nip98.js';
-import type { RelayObservedAuth } from './relay-observed.js';
-import type { AuthContext, AuthOptions } from './types.js';
+import type { AuthContext, AuthenticatorDeps, AuthOptions, AuthRequest } from './types.js';
 
-export interface AuthRequest {
-  authorization: string | undefined;
-  /**
-   * Absolute URL the client addressed, when its origin is one of the station's (see origins.ts); null for any
-   * other host, which no NIP-98 event can match.
-   */
-  url: string | null;
-  /** Client address (through TRUSTED_PROXIES): challenges and relay-observed logins are bound to it. */
-  address: string;
-  /** The `Origin` header, when the client sent one (browsers do on cross-origin requests and on POSTs). */
-  origin?: string;
-  method: string;
-  /** SHA-256 hex of the raw body; only awaited when a NIP-98 event carries a payload tag. */
-  bodyDigest: () => Promise<string>;
-  /**
-   * When the request arrived (ms). Time windows are judged at arrival, not after the body was read: a large
-   * upload that takes minutes to stream was still authorised when it started.
-   */
-  receivedAt?: number;
-}
-
-export interface AuthenticatorDeps {
-  clock: Clock;
-  requireProof: boolean;
-  replay: Pick<ReplayRecords, 'claim'>;
-  challenges: Pick<ChallengeStore, 'consume' | 'check'>;
-  observed: Pick<RelayObservedAuth, 'find' | 'lastRefusal' | 'soleLogin'>;
-  /** Where a NIP-98 `u` tag should point, for the refusal message. */
-  origins?: string;
-  /** Whether an Origin header is one of the station's own for this request (`StationOrigins.allowsOrigin`). */
-  ownOrigin: (origin: string, requestUrl: string | null) => boolean;
-}
+export type { AuthenticatorDeps, AuthRequest } from './types.js';
 
 const CHALLENGE_REFUSALS: Record<Exclude<ChallengeVerdict, 'ok'>, [UnauthenticatedCode, string]> = {
   unknown: [

@@ -1,3 +1,7 @@
+import type { Clock } from '../clock.js';
+import type { ChallengeStore } from './challenges.js';
+import type { RelayObservedAuth } from './relay-observed.js';
+import type { ReplayRecords } from './replay.js';
 import type { UserRecord } from '../identity/user-files.js';
 
 /** How the caller proved who they are (docs/api-contract.md §5). */
@@ -40,4 +44,37 @@ declare module 'fastify' {
     /** authenticate() and then require a registered user whose HEX is the caller (owner only), else 403. */
     requireOwner(options?: AuthOptions): Promise<{ auth: AuthContext; user: UserRecord }>;
   }
+}
+
+export interface AuthRequest {
+  authorization: string | undefined;
+  /**
+   * Absolute URL the client addressed, when its origin is one of the station's (see origins.ts); null for any
+   * other host, which no NIP-98 event can match.
+   */
+  url: string | null;
+  /** Client address (through TRUSTED_PROXIES): challenges and relay-observed logins are bound to it. */
+  address: string;
+  /** The `Origin` header, when the client sent one (browsers do on cross-origin requests and on POSTs). */
+  origin?: string;
+  method: string;
+  /** SHA-256 hex of the raw body; only awaited when a NIP-98 event carries a payload tag. */
+  bodyDigest: () => Promise<string>;
+  /**
+   * When the request arrived (ms). Time windows are judged at arrival, not after the body was read: a large
+   * upload that takes minutes to stream was still authorised when it started.
+   */
+  receivedAt?: number;
+}
+
+export interface AuthenticatorDeps {
+  clock: Clock;
+  requireProof: boolean;
+  replay: Pick<ReplayRecords, 'claim'>;
+  challenges: Pick<ChallengeStore, 'consume' | 'check'>;
+  observed: Pick<RelayObservedAuth, 'find' | 'lastRefusal' | 'soleLogin'>;
+  /** Where a NIP-98 `u` tag should point, for the refusal message. */
+  origins?: string;
+  /** Whether an Origin header is one of the station's own for this request (`StationOrigins.allowsOrigin`). */
+  ownOrigin: (origin: string, requestUrl: string | null) => boolean;
 }

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { DriveChange } from './drive-state.js';
 import type { DriveLinks } from './links.js';
-import { commitChange, type LoadedDrive } from './manifest-log.js';
+import { commitChange, loadDrive, type LoadedDrive, type Owner } from './manifest-log.js';
+import { replayLegacyJournal, settleMoves } from './journal.js';
 import { storePublishedManifest } from './published-file.js';
 import { buildDriveRoot } from './root.js';
 import type { ContentStore } from './store/types.js';
@@ -78,4 +79,25 @@ export async function unpinQuietly(
     // The manifest is already right; a stale pin only keeps content a little longer.
     context.logger.warn({ err: error, cid }, 'drive: unpin failed');
   });
+}
+
+/**
+ * The drive as its log and checkpoint leave it, with uploads a crash interrupted settled first: files a batch
+ * had moved in before its change was logged (noteMoving), and earlier versions' journal.
+ */
+export async function loadSettled(context: PublishContext, owner: Owner): Promise<LoadedDrive> {
+  const drive = await loadDrive(context.manifestPath, owner, context.updatedAt);
+  const listed = (path: string) => drive.state.entry(path) !== undefined;
+  const recovered = drive.moving ? await settleMoves(drive.moving, listed) : [];
+  drive.moving = null;
+  // Earlier versions' journal: a missing folder costs one failed readdir.
+  recovered.push(...(await replayLegacyJournal(context.driveDir, listed)));
+  if (recovered.length > 0) {
+    context.logger.warn(
+      { email: owner.email, files: recovered.length },
+      'drive: recovered interrupted uploads',
+    );
+    await publishChange(context, drive, { add: recovered }, { rebuild: true });
+  }
+  return drive;
 }

@@ -7,7 +7,6 @@ import type { StagingArea } from '../fs/staging.js';
 import { Conflict, NotFound } from '../errors.js';
 import type { UserRecord } from '../identity/user-files.js';
 import { categoryFor, fileTypeFor, mimeTypeFor, type DriveCategory } from './categories.js';
-import { replayLegacyJournal, settleMoves } from './journal.js';
 import {
   existingFile,
   freeNames,
@@ -17,9 +16,9 @@ import {
   type PlacementOutcome,
 } from './placement.js';
 import type { ManifestEntry } from './manifest.js';
-import { loadDrive, noteMoving, type LoadedDrive } from './manifest-log.js';
+import { noteMoving, type LoadedDrive } from './manifest-log.js';
 import type { DriveLinks } from './links.js';
-import { publishChange, unpinQuietly, type DriveStore, type PublishContext } from './publish.js';
+import { loadSettled, publishChange, unpinQuietly, type DriveStore, type PublishContext } from './publish.js';
 import { wrapFile } from './root.js';
 import { QuotaExceededError } from './quota.js';
 
@@ -170,21 +169,8 @@ export class DriveWriter {
   }
 
   /** The drive, with uploads interrupted by a crash settled first (see journal.ts). */
-  private async load(): Promise<LoadedDrive> {
-    const drive = await loadDrive(this.manifestPath(), this.user, this.now());
-    const listed = (path: string) => drive.state.entry(path) !== undefined;
-    const recovered = drive.moving ? await settleMoves(drive.moving, listed) : [];
-    drive.moving = null;
-    // Earlier versions' journal: a missing folder costs one failed readdir.
-    recovered.push(...(await replayLegacyJournal(this.driveDir, listed)));
-    if (recovered.length > 0) {
-      this.deps.logger.warn(
-        { email: this.user.email, files: recovered.length },
-        'drive: recovered interrupted uploads',
-      );
-      await publishChange(this.publishing(), drive, { add: recovered }, { rebuild: true });
-    }
-    return drive;
+  private load(): Promise<LoadedDrive> {
+    return loadSettled(this.publishing(), this.user);
   }
 
   private publishing(): PublishContext {

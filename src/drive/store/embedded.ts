@@ -6,8 +6,8 @@ import { exporter, type UnixFSEntry } from 'ipfs-unixfs-exporter';
 import { importFile } from 'ipfs-unixfs-importer';
 import { CID } from 'multiformats/cid';
 import { sha256 } from 'multiformats/hashes/sha2';
-import { StationError } from '../../errors.js';
 import { isDagPb } from './dag.js';
+import { translate } from './embedded-errors.js';
 import { parseIpfsPath } from './ipfs-path.js';
 import { leanLeaves } from './lean-leaves.js';
 import { BlockStorage, SMALL_FILE_BYTES } from './block-storage.js';
@@ -18,7 +18,6 @@ import {
   InvalidContentPathError,
   NotADirectoryError,
   NotAFileError,
-  storeError,
   type AddOptions,
   type AddResult,
   type CatOptions,
@@ -42,18 +41,6 @@ const KUBO_DEFAULTS = {
 
 /** Reads of a file being imported: four chunks at a time. */
 const READ_CHUNK_BYTES = 1024 * 1024;
-
-/** Errors of the UnixFS exporter and the blockstore, by name, mapped to the store's typed errors. */
-function translate(error: unknown, path: string): Error {
-  if (error instanceof StationError) return error;
-  const name = (error as Error | undefined)?.name;
-  if (name === 'NotFoundError') return new ContentNotFoundError(path);
-  if (name === 'BadPathError') return new InvalidContentPathError(`"${path}" is not a valid IPFS path.`);
-  if (name === 'NoResolverError' || name === 'NotUnixFSError')
-    return new InvalidContentPathError(`/ipfs/${path} is not UnixFS content.`);
-  if (name === 'AbortError') return error as Error;
-  return storeError('failed', `The embedded content store failed: ${(error as Error).message}`);
-}
 
 function isFileLike(entry: UnixFSEntry): boolean {
   return entry.type === 'file' || entry.type === 'raw' || entry.type === 'identity';
