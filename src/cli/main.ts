@@ -24,6 +24,16 @@ function usage(): string {
   ].join('\n');
 }
 
+/**
+ * `npm run station -- …` runs in the project's folder whatever the folder it was typed in: relative paths given
+ * to a command (`-F file=@photo.jpg`, `--out events.jsonl`, `drive add notes.txt`) mean the caller's folder,
+ * which npm passes on as INIT_CWD. Relative paths in the configuration keep meaning the project's folder.
+ */
+function workInCallersFolder(): void {
+  const { npm_lifecycle_event: script, INIT_CWD: callersFolder } = process.env;
+  if (script === 'station' && callersFolder) process.chdir(callersFolder);
+}
+
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   const load = name ? COMMANDS[name] : undefined;
@@ -31,7 +41,9 @@ async function main(argv: string[]): Promise<number> {
     console.error(usage());
     return name && name !== '--help' ? 2 : 0;
   }
+  // The configuration first, so that a relative DATA_ROOT means what it means to `npm start`.
   const config = await loadConfig();
+  workInCallersFolder();
   // Commands print their results on stdout: their log lines go to stderr, warnings and worse by default.
   const level = process.env.LOG_LEVEL ? config.logLevel : 'warn';
   const logger = createLogger({ level, format: config.logFormat, output: process.stderr });

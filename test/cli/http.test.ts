@@ -188,4 +188,30 @@ describe('station http (signed calls to a running station)', () => {
     });
     expect(await station('GET', '/health', '--url', 'http://127.0.0.1:9')).toMatchObject({ code: 1 });
   });
+
+  it('reads a relative -F path from the folder `npm run station` was typed in, not the project folder', async () => {
+    await writeFile(join(dir.path, 'relative.txt'), 'typed in another folder');
+    // What npm sets for `npm run station -- …`: the script's name and the caller's folder (INIT_CWD).
+    const answer = await run(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts'), 'http', 'POST', '/api/upload'].concat([
+        '--as',
+        alice.email,
+        '-F',
+        'file=@relative.txt',
+        '--url',
+        base,
+      ]),
+      {
+        cwd: ROOT,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: dir.path,
+          npm_lifecycle_event: 'station',
+          INIT_CWD: dir.path,
+        },
+      },
+    );
+    expect(JSON.parse(answer.stdout)).toMatchObject({ success: true, fileName: 'relative.txt' });
+  });
 });
