@@ -86,9 +86,10 @@ describe('a 200 MB upload', () => {
     // (it sizes it from the machine's memory), whatever the upload holds.
     const growth = peak - baseline - Math.max(0, youngPeak - youngBaseline);
     console.info(`${SIZE / 1048576} MB upload: peak RSS growth ${(growth / 1048576).toFixed(1)} MB`);
-    // A buffered upload would grow RSS by the file's 200 MB; measured 20–45 MB (buffers in flight, garbage
-    // not yet collected).
-    expect(growth).toBeLessThan(SIZE / 3);
+    // A buffered upload would grow RSS by the file's 200 MB; measured 20–48 MB on Node 20 and up to 70 MB on
+    // Node 24, whose collector lets more garbage (chunks already written) wait: half the file still tells a
+    // stream from a buffer.
+    expect(growth).toBeLessThan(SIZE / 2);
     const stored = join(owner.dir, 'APP', 'uDRIVE', 'Videos', 'film.mp4');
     expect(response.json.file_cid).toBe(await ipfsCidOf(stored));
   }, 120_000);
