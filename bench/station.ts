@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { loadConfig } from '../src/config/config.js';
 import { startStation } from '../src/station.js';
+import { startService } from '../test/e2e/service-process.js';
 import { FakeSquid, type SquidFixture } from '../test/economy/squid-server.js';
 
 /** A whole station on loopback and temp directories, rate limiting lifted so the figures measure the service. */
@@ -13,7 +14,7 @@ export async function startBenchStation(
   const home = await mkdtemp(join(tmpdir(), 'station-bench-'));
   // The Ğ1 indexer is not reachable here: the test suite's local squid answers with its fixture.
   const squid = await FakeSquid.start(options.fixture);
-  const config = await loadConfig({
+  const env: Record<string, string> = {
     HOME: home,
     HOST: '127.0.0.1',
     PORT: '0',
@@ -28,8 +29,9 @@ export async function startBenchStation(
     // autocannon runs in this process and shares its event loop: its own lag must not turn requests away.
     OVERLOAD_MAX_EVENT_LOOP_DELAY: '0',
     ...(process.env.BENCH_ENV_JSON && JSON.parse(process.env.BENCH_ENV_JSON)),
-  });
-  const station = await startStation(config, pino({ level: 'warn' }));
+  };
+  if (process.env.BENCH_SERVER === 'process') return inOwnProcess(env, home, squid);
+  const station = await startStation(await loadConfig(env), pino({ level: 'warn' }));
   return {
     url: station.url,
     home,
@@ -37,6 +39,26 @@ export async function startBenchStation(
       await station.close();
       await squid.close();
       // Requests autocannon abandoned at the end of a run may still be writing (an upload): retry.
+      await rm(home, { recursive: true, force: true, maxRetries: 10 });
+    },
+  };
+}
+
+/**
+ * `BENCH_SERVER=process`: the station as operators run it, a process of its own (src/main.ts, logging at
+ * `info`), so that autocannon no longer shares its event loop; the other figures keep the in-process station.
+ */
+async function inOwnProcess(env: Record<string, string>, home: string, squid: FakeSquid) {
+  const { OVERLOAD_MAX_EVENT_LOOP_DELAY: _inProcessOnly, ...own } = env;
+  const service = startService({ ...own, LOG_LEVEL: 'info', LOG_FORMAT: 'json' });
+  const url = await service.listening;
+  return {
+    url,
+    home,
+    close: async () => {
+      service.child.kill('SIGTERM');
+      await service.exited;
+      await squid.close();
       await rm(home, { recursive: true, force: true, maxRetries: 10 });
     },
   };
