@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { loadConfig } from '../src/config/config.js';
 import { startStation } from '../src/station.js';
-import { startService } from '../test/e2e/service-process.js';
+import { startService, loopbackEnv } from '../test/e2e/service-process.js';
 import { FakeSquid, type SquidFixture } from '../test/economy/squid-server.js';
 
 /** A whole station on loopback and temp directories, rate limiting lifted so the figures measure the service. */
@@ -15,12 +15,7 @@ export async function startBenchStation(
   // The Ğ1 indexer is not reachable here: the test suite's local squid answers with its fixture.
   const squid = await FakeSquid.start(options.fixture);
   const env: Record<string, string> = {
-    HOME: home,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    RELAY_URL: 'ws://127.0.0.1:0',
-    EMBEDDED_RELAY: 'on',
-    IPFS_GATEWAY: 'http://127.0.0.1:0',
+    ...loopbackEnv(home),
     RATE_LIMIT_MAX: '1000000',
     SQUID_URL: squid.url,
     DRIVE_QUOTA_MB: '100000',

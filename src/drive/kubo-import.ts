@@ -1,10 +1,8 @@
-import { readdir, readFile } from 'node:fs/promises';
 import { create, type KuboRPCClient } from 'kubo-rpc-client';
 import { CID } from 'multiformats/cid';
 import type { UserRecord } from '../identity/user-files.js';
-import { within } from '../fs/paths.js';
 import { wrapperOf } from './media/wrap.js';
-import type { MediaRecord } from './media/record.js';
+import { mediaBundles } from './media/record.js';
 import type { DriveReader } from './reader.js';
 import { exportDag, type BlockSource } from './store/export-car.js';
 import { toCidV0 } from './store/ipfs-path.js';
@@ -31,12 +29,7 @@ export async function drivePins(
   const pins = new Set<string>();
   if (manifest.root_cid) pins.add(manifest.root_cid);
   for (const file of manifest.files) pins.add(wrapperOf(file));
-  const mediaDir = within(reader.driveDir(user), '.media');
-  const records = await readdir(mediaDir).catch(() => [] as string[]);
-  for (const name of records.filter((n) => n.endsWith('.json'))) {
-    const record = JSON.parse(await readFile(within(mediaDir, name), 'utf8')) as Partial<MediaRecord>;
-    if (typeof record.bundle === 'string') pins.add(record.bundle);
-  }
+  for (const bundle of await mediaBundles(reader.driveDir(user))) pins.add(bundle);
   return { root: manifest.root_cid, pins: [...pins] };
 }
 

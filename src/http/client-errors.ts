@@ -3,16 +3,17 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorBody } from './error-handler.js';
 import { StationError } from '../errors.js';
+import { statusOf } from './error-status.js';
 
 /** Longer URLs are 414, whether Node's parser or a route sees them first. */
 export const MAX_URL_LENGTH = 8 * 1024;
 /** How long a refused connection stays open to let the client read the answer before it is torn down. */
 const LINGER_MS = 2_000;
 
-type Answer = { status: number } & ErrorBody;
+/** Its status is its code's (error-status.ts). */
+type Answer = ErrorBody;
 
 const TOO_LONG: Answer = {
-  status: 414,
   code: 'URI_TOO_LONG',
   detail: `The request URL is longer than ${MAX_URL_LENGTH} bytes.`,
 };
@@ -30,7 +31,7 @@ function overflowAnswer(raw: Buffer | undefined): Answer {
   const requestLine =
     eol === -1 ? startsRequest : endsRequestLine && (!startsRequest || line.length > MAX_URL_LENGTH);
   if (requestLine) return TOO_LONG;
-  return { status: 431, code: 'HEADERS_TOO_LARGE', detail: 'The request headers are too large.' };
+  return { code: 'HEADERS_TOO_LARGE', detail: 'The request headers are too large.' };
 }
 
 function answerFor(error: NodeJS.ErrnoException & { rawPacket?: Buffer }): Answer {
@@ -38,11 +39,11 @@ function answerFor(error: NodeJS.ErrnoException & { rawPacket?: Buffer }): Answe
     case 'HPE_HEADER_OVERFLOW':
       return overflowAnswer(error.rawPacket);
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return { status: 413, code: 'CHUNK_EXTENSIONS_TOO_LARGE', detail: 'Chunk extensions are too large.' };
+      return { code: 'CHUNK_EXTENSIONS_TOO_LARGE', detail: 'Chunk extensions are too large.' };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return { status: 408, code: 'REQUEST_TIMEOUT', detail: 'The request did not arrive in time.' };
+      return { code: 'REQUEST_TIMEOUT', detail: 'The request did not arrive in time.' };
     default:
-      return { status: 400, code: 'MALFORMED_REQUEST', detail: 'The request is not valid HTTP/1.1.' };
+      return { code: 'MALFORMED_REQUEST', detail: 'The request is not valid HTTP/1.1.' };
   }
 }
 
@@ -68,7 +69,8 @@ export function answerClientError(
   if (failure.code === 'ECONNRESET' || socket.destroyed || refused.has(socket)) return;
   refused.add(socket);
   const answer = answerFor(failure);
-  log?.info({ code: answer.code, status: answer.status, parser: failure.code }, answer.detail);
+  const status = statusOf(answer.code);
+  log?.info({ code: answer.code, status, parser: failure.code }, answer.detail);
   const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (!socket.writable || inFlight?.headersSent) {
     socket.destroy();
@@ -76,7 +78,7 @@ export function answerClientError(
   }
   const body = JSON.stringify({ detail: answer.detail, code: answer.code });
   socket.end(
-    `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? 'Error'}\r\n` +
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       'X-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n' +
@@ -95,10 +97,10 @@ export function frameworkErrors(error: FastifyError, _request: FastifyRequest, r
     error.code === 'FST_ERR_MAX_PARAM_LENGTH'
       ? TOO_LONG
       : error.code === 'FST_ERR_BAD_URL'
-        ? { status: 400, code: 'BAD_URL', detail: 'The request URL is not valid (bad percent-encoding).' }
-        : { status: 500, code: 'INTERNAL', detail: 'Internal error' };
+        ? { code: 'BAD_URL', detail: 'The request URL is not valid (bad percent-encoding).' }
+        : { code: 'INTERNAL', detail: 'Internal error' };
   void reply
-    .status(answer.status)
+    .status(statusOf(answer.code))
     .type('application/json; charset=utf-8')
     .send({ detail: answer.detail, code: answer.code });
 }

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DependencyError, StationError, type ErrorCode } from '../errors.js';
-import { errorHeaders, statusOfError } from './error-status.js';
+import { errorHeaders, statusOf, statusOfError } from './error-status.js';
 import { sendErrorPage, wantsErrorPage, wantsNotFoundPage } from './error-page.js';
 
 export interface ErrorBody {
@@ -9,20 +9,20 @@ export interface ErrorBody {
 }
 
 /** Fastify's own error codes mapped to our stable ones; anything unknown in the 4xx range keeps its status. */
-const FASTIFY_CODES: Record<string, { status: number; code: ErrorCode }> = {
-  FST_ERR_VALIDATION: { status: 400, code: 'VALIDATION_FAILED' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'EMPTY_BODY' },
-  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'MALFORMED_JSON' },
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'BODY_TOO_LARGE' },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'BAD_CONTENT_LENGTH' },
-  FST_REQ_FILE_TOO_LARGE: { status: 413, code: 'FILE_TOO_LARGE' },
-  FST_PARTS_LIMIT: { status: 413, code: 'TOO_MANY_PARTS' },
-  FST_FILES_LIMIT: { status: 413, code: 'TOO_MANY_FILES' },
-  FST_FIELDS_LIMIT: { status: 413, code: 'TOO_MANY_FIELDS' },
-  FST_PROTO_VIOLATION: { status: 400, code: 'MALFORMED_MULTIPART' },
-  FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 400, code: 'NOT_MULTIPART' },
-  FST_ERR_REP_INVALID_PAYLOAD_TYPE: { status: 500, code: 'INTERNAL' },
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_VALIDATION: 'VALIDATION_FAILED',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'EMPTY_BODY',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'MALFORMED_JSON',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'BODY_TOO_LARGE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'BAD_CONTENT_LENGTH',
+  FST_REQ_FILE_TOO_LARGE: 'FILE_TOO_LARGE',
+  FST_PARTS_LIMIT: 'TOO_MANY_PARTS',
+  FST_FILES_LIMIT: 'TOO_MANY_FILES',
+  FST_FIELDS_LIMIT: 'TOO_MANY_FIELDS',
+  FST_PROTO_VIOLATION: 'MALFORMED_MULTIPART',
+  FST_INVALID_MULTIPART_CONTENT_TYPE: 'NOT_MULTIPART',
+  FST_ERR_REP_INVALID_PAYLOAD_TYPE: 'INTERNAL',
 };
 
 const NO_SPACE_CODES = new Set(['ENOSPC', 'EDQUOT']);
@@ -34,34 +34,38 @@ function isDiskFull(error: unknown, depth = 0): boolean {
   return (typeof code === 'string' && NO_SPACE_CODES.has(code)) || isDiskFull(cause, depth + 1);
 }
 
-function toBody(error: FastifyError | StationError | Error): { status: number; body: ErrorBody } {
+type Answer = { status: number; body: ErrorBody };
+
+/** An answer whose status is its code's (error-status.ts). */
+const answer = (code: ErrorCode, detail: string): Answer => ({
+  status: statusOf(code),
+  body: { detail, code },
+});
+
+function toBody(error: FastifyError | StationError | Error): Answer {
   if (error instanceof StationError)
     return { status: statusOfError(error), body: { detail: error.message, code: error.code } };
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
     const context = fastifyError.validationContext ?? 'request';
-    return {
-      status: 400,
-      body: { detail: `Invalid ${context}: ${fastifyError.message}`, code: 'VALIDATION_FAILED' },
-    };
+    return answer('VALIDATION_FAILED', `Invalid ${context}: ${fastifyError.message}`);
   }
   // The disk (staging, content store, a drive, the databases) refused a write: the request was fine, the
   // station cannot keep it now. Nothing was half-written (temp file then rename everywhere).
   if (isDiskFull(error)) {
     const detail = 'The station’s disk is full; nothing was written. Try again later or ask its operator.';
-    return { status: 507, body: { detail, code: 'INSUFFICIENT_STORAGE' } };
+    return answer('INSUFFICIENT_STORAGE', detail);
   }
   const mapped = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
-  if (mapped) return { status: mapped.status, body: { detail: fastifyError.message, code: mapped.code } };
+  if (mapped) return answer(mapped, fastifyError.message);
   const status = fastifyError.statusCode ?? 500;
-  if (status === 429) return { status, body: { detail: fastifyError.message, code: 'RATE_LIMITED' } };
+  if (status === 429) return answer('RATE_LIMITED', fastifyError.message);
   // Busboy and other parsers throw plain errors for malformed bodies: those are the client's fault.
   if (status >= 400 && status < 500)
     return { status, body: { detail: fastifyError.message, code: 'BAD_REQUEST' } };
-  if (/multipart|boundary|unexpected end of form/i.test(error.message)) {
-    return { status: 400, body: { detail: 'Malformed multipart body', code: 'MALFORMED_MULTIPART' } };
-  }
-  return { status: 500, body: { detail: 'Internal error', code: 'INTERNAL' } };
+  if (/multipart|boundary|unexpected end of form/i.test(error.message))
+    return answer('MALFORMED_MULTIPART', 'Malformed multipart body');
+  return answer('INTERNAL', 'Internal error');
 }
 
 /**

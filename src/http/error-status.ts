@@ -168,6 +168,10 @@ export class AnswerWithStatus extends StationError {
   }
 }
 
+export function statusOf(code: ErrorCode): number {
+  return STATUS[code];
+}
+
 export function statusOfError(error: StationError): number {
   return error instanceof AnswerWithStatus ? error.status : STATUS[error.code];
 }

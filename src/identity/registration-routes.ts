@@ -1,3 +1,4 @@
+import type { Registered } from './registration-schema.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import QRCode from 'qrcode';
 import { InvalidInput } from '../errors.js';
@@ -42,19 +43,6 @@ export async function withErrorField(
     // Not JSON: left as it is.
   }
   return payload;
-}
-
-export interface Registered {
-  email: string;
-  npub: string;
-  hex: string;
-  g1pub: string;
-  g1pub_v1: string;
-  nsec: string;
-  salt: string;
-  pepper: string;
-  lat: number | null;
-  lon: number | null;
 }
 
 const EXTRA = {

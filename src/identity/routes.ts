@@ -5,6 +5,7 @@ import { documentResponse, ErrorBody } from '../http/schemas.js';
 import type { StationApp } from '../http/station-app.js';
 import { sharedViews } from '../http/views.js';
 import { multipartFields, sendRegisteredPage, withErrorField } from './registration-routes.js';
+import { Registered } from './registration-schema.js';
 
 const Registration = Type.Object({
   email: Type.String({ maxLength: 254 }),
@@ -31,19 +32,6 @@ const RegistrationError = Type.Object(
   },
   { description: 'Error: sentence, stable code, and the code again as error' },
 );
-
-const Registered = Type.Object({
-  email: Type.String(),
-  npub: Type.String(),
-  hex: Type.String(),
-  g1pub: Type.String({ description: 'Ğ1 wallet, SS58 (g1…)' }),
-  g1pub_v1: Type.String({ description: 'Ğ1 wallet, v1 base58 public key' }),
-  nsec: Type.String(),
-  salt: Type.String(),
-  pepper: Type.String(),
-  lat: Type.Union([Type.Number(), Type.Null()]),
-  lon: Type.Union([Type.Number(), Type.Null()]),
-});
 
 const CREDENTIAL = /^[\x21-\x7e]{1,128}$/;
 

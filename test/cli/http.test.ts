@@ -4,7 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService, type ServiceProcess } from '../e2e/service-process.js';
+import { startService, type ServiceProcess, loopbackEnv } from '../e2e/service-process.js';
 import { tempDir } from '../helpers/temp.js';
 
 const run = promisify(execFile);
@@ -44,12 +44,7 @@ describe('station http (signed calls to a running station)', () => {
   beforeAll(async () => {
     dir = await tempDir('http-cli-');
     service = startService({
-      HOME: dir.path,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      RELAY_URL: 'ws://127.0.0.1:0',
-      EMBEDDED_RELAY: 'on',
-      IPFS_GATEWAY: 'http://127.0.0.1:0',
+      ...loopbackEnv(dir.path),
     });
     base = await service.listening;
     alice = await register('alice@example.org');

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/relay.js';
 import { tempDir } from '../helpers/temp.js';
-import { startService } from './service-process.js';
+import { startService, loopbackEnv } from './service-process.js';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -67,12 +67,7 @@ describe('after a crash', () => {
     await leftover(inProgress, 'partial', 0);
 
     const service = startService({
-      HOME: dir.path,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      RELAY_URL: 'ws://127.0.0.1:0',
-      EMBEDDED_RELAY: 'on',
-      IPFS_GATEWAY: 'http://127.0.0.1:0',
+      ...loopbackEnv(dir.path),
     });
     children.push(service.child);
     const url = await service.listening;

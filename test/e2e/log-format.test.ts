@@ -1,3 +1,4 @@
+import { loopbackEnv } from './service-process.js';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -45,12 +46,7 @@ describe('log lines for people and for machines', () => {
     const dir = await tempDir();
     cleanups.push(() => dir.cleanup());
     return {
-      HOME: dir.path,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      RELAY_URL: 'ws://127.0.0.1:0',
-      EMBEDDED_RELAY: 'on',
-      IPFS_GATEWAY: 'http://127.0.0.1:0',
+      ...loopbackEnv(dir.path),
       ...extra,
     };
   }

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/relay.js';
 import { tempDir } from '../helpers/temp.js';
-import { startService as startProcess } from './service-process.js';
+import { startService as startProcess, loopbackEnv } from './service-process.js';
 
 const children: ChildProcess[] = [];
 
@@ -27,12 +27,7 @@ describe('the service process', () => {
     const dir = await tempDir();
     dirs.push(dir);
     const { child, listening } = startService({
-      HOME: dir.path,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      RELAY_URL: 'ws://127.0.0.1:0',
-      EMBEDDED_RELAY: 'on',
-      IPFS_GATEWAY: 'http://127.0.0.1:0',
+      ...loopbackEnv(dir.path),
     });
     const url = await listening;
     const health = async () => (await (await fetch(`${url}/health`)).json()) as { relay: string };

@@ -47,3 +47,15 @@ export async function freePort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
+
+/** A whole station on loopback with ports chosen by the system: embedded relay, embedded store and gateway. */
+export function loopbackEnv(home: string): Record<string, string> {
+  return {
+    HOME: home,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    RELAY_URL: 'ws://127.0.0.1:0',
+    EMBEDDED_RELAY: 'on',
+    IPFS_GATEWAY: 'http://127.0.0.1:0',
+  };
+}

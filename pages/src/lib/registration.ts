@@ -1,18 +1,8 @@
+import type { Registered } from '../../../src/identity/registration-schema.js';
 import { fetchJson } from './http.js';
 
-/** The answer of `POST /g1nostr` (docs/api-contract.md §7). */
-export interface NewIdentity {
-  email: string;
-  npub: string;
-  hex: string;
-  g1pub: string;
-  g1pub_v1: string;
-  nsec: string;
-  salt: string;
-  pepper: string;
-  lat: number | null;
-  lon: number | null;
-}
+/** The answer of `POST /g1nostr`, typed by the route's own response schema. */
+export type NewIdentity = Registered;
 
 export interface RegistrationInput {
   email: string;

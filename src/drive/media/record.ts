@@ -1,4 +1,4 @@
-import { readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { writeFileAtomic } from '../../fs/atomic.js';
 import { within } from '../../fs/paths.js';
@@ -50,4 +50,18 @@ export async function releaseMedia(
       logger.warn({ err: error, cid: record.bundle }, 'drive: media unpin failed');
     });
   await rm(path, { force: true });
+}
+
+/** The media folders recorded for a drive's files (what the store pins for them besides the files). */
+export async function mediaBundles(driveDir: string): Promise<string[]> {
+  const folder = within(driveDir, '.media');
+  const names = await readdir(folder).catch(() => [] as string[]);
+  const bundles: string[] = [];
+  for (const name of names.filter((n) => n.endsWith('.json'))) {
+    const record = await readFile(within(folder, name), 'utf8')
+      .then((text) => JSON.parse(text) as Partial<MediaRecord>)
+      .catch(() => null);
+    if (typeof record?.bundle === 'string') bundles.push(record.bundle);
+  }
+  return bundles;
 }

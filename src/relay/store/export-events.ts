@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { open } from 'lmdb';
 import type { NostrEvent } from 'nostr-tools';
 import { isExpired } from '../../nostr/nip40.js';
-import { ID_MAX, openDbs } from './indexes.js';
+import { ID_MAX, MAX_DBS, openDbs, STORE_SCHEMA as SCHEMA } from './indexes.js';
 
 export interface ExportFilter {
   /** Oldest `created_at` exported (inclusive). */
@@ -13,9 +13,6 @@ export interface ExportFilter {
   /** Unix seconds for NIP-40: events expired by then are left out, as the relay no longer serves them. */
   now: number;
 }
-
-/** The layout this code reads (lmdb-event-store.ts writes it under meta `schema`). */
-const SCHEMA = 1;
 
 /** An event exactly as signed, its fields in NIP-01 order (the store keeps nothing else in the record). */
 export function eventLine(event: NostrEvent): string {
@@ -32,7 +29,7 @@ export function eventLine(event: NostrEvent): string {
 export async function* storedEvents(path: string, filter: ExportFilter): AsyncGenerator<NostrEvent> {
   const found = await stat(path).catch(() => null);
   if (!found?.isDirectory()) throw new Error(`no event store at ${path}`);
-  const root = open({ path, noSubdir: false, maxDbs: 16, readOnly: true });
+  const root = open({ path, noSubdir: false, maxDbs: MAX_DBS, readOnly: true });
   try {
     const dbs = openDbs(root);
     const schema = dbs.meta.get('schema');

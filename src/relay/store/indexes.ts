@@ -11,6 +11,12 @@ export const MAX_INDEXED_VALUE = 256;
 /** Greater than any hex id: the upper bound of a `[..., created_at, id]` range at one second. */
 export const ID_MAX = '\uffff';
 
+/** The layout these databases make (meta `schema`): the store and its export refuse any other. */
+export const STORE_SCHEMA = 1;
+
+/** How many named databases the environment may hold (openDbs opens them). */
+export const MAX_DBS = 16;
+
 /**
  * The named databases of one LMDB environment. Index databases map ordered-binary array keys to an empty
  * value; every key ends with `created_at, id`, so one reverse range read walks a filter's events newest first.

@@ -2,13 +2,12 @@ import { open } from 'lmdb';
 import type { Filter, NostrEvent } from 'nostr-tools';
 import { systemClock, unixSeconds, type Clock } from '../../clock.js';
 import { StoreWriteError, type EventStore, type PutResult, type StoreHealth } from './event-store.js';
-import { openDbs, storedCount } from './indexes.js';
+import { MAX_DBS, openDbs, STORE_SCHEMA as SCHEMA, storedCount } from './indexes.js';
 import { MAX_SCANNED, runQuery } from './query-plan.js';
 import { sweepBatch } from './retention.js';
 import { applyEvent, type BeforeWrite } from './write-path.js';
 
 export const DEFAULT_MAX_EVENTS = 200_000;
-const SCHEMA = 1;
 
 export interface LmdbEventStoreOptions {
   /** Directory of the LMDB environment (created if missing; a name with a dot is still a directory). */
@@ -67,7 +66,7 @@ export async function openLmdbEventStore(options: LmdbEventStoreOptions): Promis
   const root = open({
     path: options.path,
     noSubdir: false,
-    maxDbs: 16,
+    maxDbs: MAX_DBS,
     // A commit promise then resolves only after LMDB's fsync: `put` resolving means durable, and a disk error
     // fails the commit itself (with overlapping sync it would surface later, on a separate flush).
     overlappingSync: false,
