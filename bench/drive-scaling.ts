@@ -5,6 +5,8 @@
  * (`SCALING_SIZES=0,2000` to choose). The drive service runs in this process on the embedded store.
  * `SCALING_CONCURRENCY=50` sends the measured uploads 50 at a time, as a busy station receives them: they
  * share a group commit (one log line and flush, one new root), and the wall times are then per wave.
+ * `SCALING_USERS=50` spreads the measured uploads over that many users' drives (nothing shared but the store's
+ * flush). `main_ms_per_upload` is the event loop's busy time per upload: what bounds a station's throughput.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -17,6 +19,7 @@ const SIZES = (process.env.SCALING_SIZES ?? '0,2000,10000').split(',').map(Numbe
 const MEASURED = Number(process.env.SCALING_UPLOADS ?? 40);
 const CONCURRENCY = Number(process.env.SCALING_CONCURRENCY ?? 1);
 const EXTENSIONS = ['jpg', 'mp3', 'mp4', 'pdf'];
+const USERS = Number(process.env.SCALING_USERS ?? 1);
 
 async function* bytes(size: number): AsyncGenerator<Uint8Array> {
   yield randomBytes(size);
@@ -24,16 +27,16 @@ async function* bytes(size: number): AsyncGenerator<Uint8Array> {
 
 const root = await mkdtemp(join(tmpdir(), 'drive-scaling-'));
 const { store, drive } = await openDriveAt(root, 100 * 1024 ** 3);
-const user: UserRecord = {
-  email: 'bench@example.org',
-  hex: '1'.repeat(64),
+const users: UserRecord[] = Array.from({ length: USERS }, (_, n) => ({
+  email: `bench-${n}@example.org`,
+  hex: (n + 1).toString(16).padStart(64, '0'),
   npub: '',
   g1pub: null,
   gps: null,
-};
+}));
 
 let files = 0;
-const add = (size: number) =>
+const add = (size: number, user = users[files % USERS]!) =>
   drive.addStream(user, `file-${String(files++).padStart(6, '0')}.${EXTENSIONS[files % 4]}`, bytes(size), {
     kind: 'cli',
   });
@@ -42,15 +45,17 @@ try {
   for (const target of SIZES) {
     // Filled 50 at a time (group commits), with small files: only the count matters here.
     while (files < target)
-      await Promise.all(Array.from({ length: Math.min(50, target - files) }, () => add(16)));
+      await Promise.all(Array.from({ length: Math.min(50, target - files) }, () => add(16, users[0])));
     const walls: number[] = [];
     const cpuBefore = process.cpuUsage();
+    const loopBefore = performance.eventLoopUtilization();
     for (let sent = 0; sent < MEASURED; sent += CONCURRENCY) {
       const start = performance.now();
       await Promise.all(Array.from({ length: Math.min(CONCURRENCY, MEASURED - sent) }, () => add(64 * 1024)));
       walls.push(performance.now() - start);
     }
     const cpu = process.cpuUsage(cpuBefore);
+    const loop = performance.eventLoopUtilization(loopBefore);
     walls.sort((a, b) => a - b);
     console.log(
       JSON.stringify({
@@ -59,6 +64,8 @@ try {
         concurrency: CONCURRENCY,
         cpu_ms_per_upload: Math.round(((cpu.user + cpu.system) / 1000 / MEASURED) * 10) / 10,
         user_ms: Math.round((cpu.user / 1000 / MEASURED) * 10) / 10,
+        main_ms_per_upload: Math.round((loop.active / MEASURED) * 100) / 100,
+        users: USERS,
         wall_p50_ms: Math.round(walls[Math.floor(walls.length / 2)]!),
         wall_p99_ms: Math.round(walls[Math.min(walls.length - 1, Math.floor(walls.length * 0.99))]!),
       }),

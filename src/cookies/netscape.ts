@@ -16,6 +16,9 @@ export type CookieLine =
   | { kind: 'malformed' };
 
 const HEADER = /^#\s*(?:netscape\s+)?http\s+cookie\s+file\b/i;
+const HEADER_ANYWHERE = /^#\s*(?:netscape\s+)?http\s+cookie\s+file\b/im;
+/** Fields 2 to 5 of a cookie line (classifyLine): flag, path, flag, the start of an expiry. */
+const COOKIE_SHAPE = /\t(?:true|false)\t[^\t\n]*\t(?:true|false)\t-?\d/i;
 const HTTP_ONLY_PREFIX = /^#httponly_/i;
 const FLAG = /^(?:true|false)$/i;
 const EXPIRY = /^-?\d{1,20}(?:\.\d*)?$/;
@@ -71,7 +74,10 @@ export function looksLikeNetscapeCookies(firstBytes: Uint8Array | string): boole
     typeof firstBytes === 'string'
       ? firstBytes
       : Buffer.from(firstBytes.buffer, firstBytes.byteOffset, firstBytes.byteLength).toString('latin1');
-  const lines = stripBom(text).split('\n');
+  // Every upload is checked: what no cookie line or header can lack rules most files out in one pass.
+  const body = stripBom(text);
+  if (!COOKIE_SHAPE.test(body) && !HEADER_ANYWHERE.test(body)) return false;
+  const lines = body.split('\n');
   return lines.some((line) => {
     const classified = classifyLine(line);
     return classified.kind === 'cookie' || (classified.kind === 'comment' && classified.header);

@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { FileLocks } from '../fs/file-lock.js';
@@ -21,11 +20,12 @@ export class DriveLocks {
       updateMs: STALE_MS / 4,
       retries: { retries: 300, minTimeout: 10, maxTimeout: 200 },
       onCompromised: (error) => logger?.error({ err: error }, 'drive lock compromised'),
+      // A drive's first change makes its folder.
+      makeParent: true,
     });
   }
 
   async run<T>(driveDir: string, critical: () => Promise<T>): Promise<T> {
-    await mkdir(driveDir, { recursive: true });
     return this.locks.run(join(driveDir, '.drive.lock'), critical).catch((error: unknown) => {
       if ((error as NodeJS.ErrnoException).code === 'ELOCKED')
         throw new TryLater('DRIVE_BUSY', 'The drive is busy with another change; try again shortly.');

@@ -80,7 +80,15 @@ export async function registerDrive(
   // Fails here, at start, rather than at the first upload, when the explorer was not built.
   await loadExplorer();
   const index = new BlobIndex(app.auth.db);
-  const links = () => driveLinks(app.config, listeningPort(app));
+  // Asked several times per upload: worked out once the port is known (asking the socket is a system call).
+  let known: DriveLinks | undefined;
+  const links = () => {
+    if (known) return known;
+    const port = listeningPort(app);
+    const current = driveLinks(app.config, port);
+    if (port !== undefined) known = current;
+    return current;
+  };
   const drive = createDriveService(app.config, {
     store,
     users: options.users,

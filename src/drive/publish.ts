@@ -22,6 +22,11 @@ export interface PublishContext {
   manifestPath: string;
   /** The time the new tree records (`updated_at`). */
   updatedAt: string;
+  /**
+   * Drives whose journal of earlier versions this process already replayed or found empty: no process of
+   * this version writes one, so each drive is looked at once (absent: every time).
+   */
+  legacyJournalsDone?: Pick<Set<string>, 'has' | 'add'>;
 }
 
 /**
@@ -91,7 +96,8 @@ export async function loadSettled(context: PublishContext, owner: Owner): Promis
   const recovered = drive.moving ? await settleMoves(drive.moving, listed) : [];
   drive.moving = null;
   // Earlier versions' journal: a missing folder costs one failed readdir.
-  recovered.push(...(await replayLegacyJournal(context.driveDir, listed)));
+  const legacy = !context.legacyJournalsDone?.has(context.driveDir);
+  if (legacy) recovered.push(...(await replayLegacyJournal(context.driveDir, listed)));
   if (recovered.length > 0) {
     context.logger.warn(
       { email: owner.email, files: recovered.length },
@@ -99,5 +105,6 @@ export async function loadSettled(context: PublishContext, owner: Owner): Promis
     );
     await publishChange(context, drive, { add: recovered }, { rebuild: true });
   }
+  if (legacy) context.legacyJournalsDone?.add(context.driveDir);
   return drive;
 }

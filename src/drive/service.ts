@@ -19,7 +19,7 @@ import { DriveEvents } from './events.js';
 import { copyFromPublicDrive } from './copy.js';
 import { existingFile } from './placement.js';
 import { DriveReader, type DriveReaderDeps } from './reader.js';
-import { DriveWriter, type DriveFileResult, type DriveStore } from './writer.js';
+import { DriveWriter, type DriveFileResult, type DriveStore, type DriveWriterDeps } from './writer.js';
 
 export type { DriveFileResult, DriveStore };
 
@@ -57,6 +57,7 @@ export class DriveService extends DriveReader {
   private readonly events: DriveEvents;
   private readonly inFlight = new InFlight();
   private readonly imports = pLimit(IMPORT_CONCURRENCY);
+  private readonly writerDeps: DriveWriterDeps;
 
   constructor(protected override readonly deps: DriveServiceDeps) {
     super(deps);
@@ -67,6 +68,12 @@ export class DriveService extends DriveReader {
     this.commits = new GroupCommits(this.locks);
     this.checkpoints = new Checkpoints(this.locks, deps.logger, () => this.now());
     this.events = new DriveEvents(deps.logger, deps.observer);
+    const { store, clock, logger, quotaBytes, links } = deps;
+    this.writerDeps = {
+      ...{ store, clock, logger, quotaBytes, links, staging: this.staging },
+      legacyJournalsDone: new Set(),
+      knownFolders: new Set(),
+    };
   }
 
   /** Receives content for a known user: bounded by the room left in that user's quota. */
@@ -128,7 +135,9 @@ export class DriveService extends DriveReader {
       if (state.usedBytes + staged.size > this.deps.quotaBytes)
         throw new QuotaExceededError(this.deps.quotaBytes);
       // Not pinned on its own: the wrapper pinned under the lock covers it, and a refused upload leaves no pin.
-      const added = await this.imports(() => this.deps.store.addFile(staged.path, { pin: false }));
+      const added = await this.imports(() =>
+        this.deps.store.addFile(staged.path, { pin: false, size: staged.size }),
+      );
       if (added.size !== staged.size)
         throw new StationError('STORE_SIZE_MISMATCH', 'The content store did not receive the whole file.');
       const driveDir = this.driveDir(user);
@@ -185,8 +194,6 @@ export class DriveService extends DriveReader {
   }
 
   private writer(user: UserRecord, driveDir: string): DriveWriter {
-    const { store, clock, logger, quotaBytes, links } = this.deps;
-    const deps = { store, staging: this.staging, clock, logger, quotaBytes, links };
-    return new DriveWriter(deps, user, driveDir);
+    return new DriveWriter(this.writerDeps, user, driveDir);
   }
 }

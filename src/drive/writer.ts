@@ -1,9 +1,9 @@
 import { chmod, mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Logger } from 'pino';
 import { localTimestamp, type Clock } from '../clock.js';
 import { within } from '../fs/paths.js';
-import type { StagingArea } from '../fs/staging.js';
+import type { StagedFile, StagingArea } from '../fs/staging.js';
 import { Conflict, NotFound } from '../errors.js';
 import type { UserRecord } from '../identity/user-files.js';
 import { categoryFor, fileTypeFor, mimeTypeFor, type DriveCategory } from './categories.js';
@@ -17,7 +17,6 @@ import {
 } from './placement.js';
 import type { ManifestEntry } from './manifest.js';
 import { noteMoving, type LoadedDrive } from './manifest-log.js';
-import type { DriveLinks } from './links.js';
 import { loadSettled, publishChange, unpinQuietly, type DriveStore, type PublishContext } from './publish.js';
 import { wrapFile } from './root.js';
 import { QuotaExceededError } from './quota.js';
@@ -27,18 +26,20 @@ export type { DriveFileResult, DriveStore, Placement, PlacementOutcome };
 const nameTaken = (name: string) =>
   new Conflict('NAME_TAKEN', `Too many files named like ${name}; rename the file.`);
 
+/** What every drive's writer shares: made once by the service. */
+export interface DriveWriterDeps extends Pick<PublishContext, 'store' | 'links' | 'legacyJournalsDone'> {
+  staging: StagingArea;
+  clock: Clock;
+  logger: Logger;
+  quotaBytes: number;
+  /** Category folders this process made or found (a drive's first upload to one makes it). */
+  knownFolders?: Pick<Set<string>, 'has' | 'add' | 'delete'>;
+}
+
 /** The changes of one drive, each called with the drive lock held (see DriveService, GroupCommits). */
 export class DriveWriter {
   constructor(
-    private readonly deps: {
-      store: DriveStore;
-      staging: StagingArea;
-      clock: Clock;
-      logger: Logger;
-      quotaBytes: number;
-      /** Written into the published manifest: the explorer's API and gateway. */
-      links: () => DriveLinks;
-    },
+    private readonly deps: DriveWriterDeps,
     private readonly user: Pick<UserRecord, 'email' | 'hex'>,
     private readonly driveDir: string,
   ) {}
@@ -97,12 +98,7 @@ export class DriveWriter {
         drive,
         accepted.map(({ moved }) => moved.record),
       );
-      await Promise.all(
-        accepted.map(async ({ moved }) => {
-          await this.deps.staging.moveTo(moved.staged, moved.record.final);
-          await chmod(moved.record.final, 0o644); // staged private; published content is readable
-        }),
-      );
+      await Promise.all(accepted.map(({ moved }) => this.moveIn(moved.staged, moved.record.final)));
       const rootCid = await publishChange(this.publishing(), drive, {
         add: accepted.map(({ moved }) => moved.record.entry),
       });
@@ -143,7 +139,11 @@ export class DriveWriter {
       source,
     };
     const folder = within(this.driveDir, category);
-    await mkdir(folder, { recursive: true });
+    const { knownFolders } = this.deps;
+    if (!knownFolders?.has(folder)) {
+      await mkdir(folder, { recursive: true });
+      knownFolders?.add(folder);
+    }
     const record = { staged: staged.path, final: within(folder, name), entry };
     const filePath = `APP/uDRIVE/${entry.path}`;
     const result = (rootCid: string): DriveFileResult => ({
@@ -154,6 +154,17 @@ export class DriveWriter {
       renamed: name !== requested,
     });
     return { staged, wrapper, record, result } satisfies MovedFile;
+  }
+
+  /** Moves a staged file to its place; its folder is made again if it went away since it was last seen. */
+  private async moveIn(staged: Pick<StagedFile, 'path'>, final: string): Promise<void> {
+    await this.deps.staging.moveTo(staged, final).catch(async (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+      this.deps.knownFolders?.delete(dirname(final));
+      await mkdir(dirname(final), { recursive: true });
+      await this.deps.staging.moveTo(staged, final);
+    });
+    await chmod(final, 0o644); // staged private; published content is readable
   }
 
   /** Takes a file out of the manifest, the folder and the pins; answers with the files that remain. */

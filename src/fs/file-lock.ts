@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import { dirname } from 'node:path';
 import lockfile from 'proper-lockfile';
 
 export interface FileLockOptions {
@@ -9,7 +11,27 @@ export interface FileLockOptions {
   retries: { retries: number; minTimeout: number; maxTimeout: number };
   /** The lock was lost while held (its directory removed or taken over): the section may not be alone. */
   onCompromised?: (error: Error) => void;
+  /**
+   * Makes the lock's folder when it does not exist, at the moment the lock is taken: callers need not ask
+   * for it (a system call) before every section.
+   */
+  makeParent?: boolean;
 }
+
+type MkdirCallback = (error: NodeJS.ErrnoException | null) => void;
+
+/** Node's fs, with a mkdir that makes the missing parent of the lock directory first. */
+const fsMakingParents = {
+  ...fs,
+  mkdir(path: string, callback: MkdirCallback) {
+    fs.mkdir(path, (error) => {
+      if (error?.code !== 'ENOENT') return callback(error);
+      fs.mkdir(dirname(path), { recursive: true }, (parentError) =>
+        parentError ? callback(parentError) : fs.mkdir(path, callback),
+      );
+    });
+  },
+};
 
 /**
  * Exclusive sections keyed by a lock path, for every process that shares the files (PM2 workers, the CLI).
@@ -26,8 +48,9 @@ export class FileLocks {
 
   run<T>(lockPath: string, critical: () => Promise<T>): Promise<T> {
     return this.queued(lockPath, async () => {
-      const { staleMs, updateMs, retries, onCompromised } = this.options;
+      const { staleMs, updateMs, retries, onCompromised, makeParent } = this.options;
       const release = await lockfile.lock(lockPath, {
+        ...(makeParent ? { fs: fsMakingParents } : {}),
         realpath: false,
         lockfilePath: lockPath,
         stale: staleMs,

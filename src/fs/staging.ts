@@ -1,7 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { moveFile } from './atomic.js';
+
+/** What a reception holds in memory before writing it out. */
+const WRITE_BATCH_BYTES = 256 * 1024;
+/** ...and at most this many chunks (a client sending tiny ones costs no more than one write each). */
+const WRITE_BATCH_CHUNKS = 64;
 
 /** A complete file received into the staging area, not yet anywhere else. */
 export interface StagedFile {
@@ -61,6 +66,8 @@ export class StagingArea {
     let size = 0;
     // A limit that does not apply is not asked again once the head is complete (the test may parse it).
     let pending = limits;
+    const unwritten: Uint8Array[] = [];
+    let unwrittenBytes = 0;
     try {
       for await (const chunk of source) {
         size += chunk.byteLength;
@@ -76,8 +83,16 @@ export class StagingArea {
           if (headLength >= this.headBytes) pending = pending.filter((limit) => size <= limit.maxBytes);
         }
         hash.update(chunk);
-        await handle.write(chunk);
+        // Network chunks are small (16–64 KiB): written a few hundred KiB at a time, one call instead of many.
+        unwritten.push(chunk);
+        unwrittenBytes += chunk.byteLength;
+        if (unwrittenBytes >= WRITE_BATCH_BYTES || unwritten.length >= WRITE_BATCH_CHUNKS) {
+          await handle.writev(unwritten);
+          unwritten.length = 0;
+          unwrittenBytes = 0;
+        }
       }
+      if (unwritten.length > 0) await handle.writev(unwritten);
       await handle.sync();
       await handle.close();
     } catch (error) {
@@ -88,8 +103,12 @@ export class StagingArea {
     return { path, size, sha256: hash.digest('hex'), head: Buffer.concat(head) };
   }
 
+  /** Removes a staged file, if it is still there (a file moved into place is not). */
   async discard(staged: Pick<StagedFile, 'path'>): Promise<void> {
-    await rm(staged.path, { force: true });
+    // unlink, not rm: one system call where rm's walk asks first what the path is.
+    await unlink(staged.path).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
   }
 
   /** Moves a staged file into place, still mode 600 (see `moveFile`: across file systems, a copy). */

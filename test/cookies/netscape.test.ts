@@ -1,3 +1,4 @@
+import { randomBytes, randomInt } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { readLines, scanCookieStream } from '../../src/cookies/files.js';
@@ -64,6 +65,42 @@ describe('cookie file detection', () => {
       looksLikeNetscapeCookies(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0])),
     ).toBe(false);
     expect(looksLikeNetscapeCookies('# a markdown title\n\nsome text\n')).toBe(false);
+  });
+
+  it('finds a cookie line anywhere in binary bytes (a tar of cookies.txt), and answers as a line-by-line scan', () => {
+    const tar = Buffer.concat([
+      Buffer.alloc(512),
+      Buffer.from(`${cookieLine('a.com')}\n`),
+      Buffer.alloc(100),
+    ]);
+    expect(looksLikeNetscapeCookies(tar)).toBe(true);
+    expect(looksLikeNetscapeCookies(randomBytes(64 * 1024))).toBe(false);
+    // The quick pre-check must never turn away what the line-by-line definition calls a cookie file.
+    const pick = <T>(choices: readonly T[]) => choices[randomInt(choices.length)]!;
+    const field = [
+      ['a.com', '', '#HttpOnly_a.com', '# Netscape HTTP Cookie File', 'x'],
+      ['TRUE', 'false', 'yes', ''],
+      ['/', '', '/a b'],
+      ['TRUE', 'FALSE', 'no'],
+      ['0', '-1', '1.5', 'x', '', ' 1', '99999999999999999999999'],
+      ['n'],
+      ['v', ''],
+    ];
+    const line = () =>
+      field.map(pick).reduce((text, next) => text + pick(['\t', '\t', '\t', ' ', '\n', '\r\n']) + next);
+    const bySlowScan = (text: string) =>
+      text.split('\n').some((line) => {
+        const kind = classifyLine(line);
+        return kind.kind === 'cookie' || (kind.kind === 'comment' && kind.header);
+      });
+    let cookies = 0;
+    for (let n = 0; n < 20_000; n++) {
+      const text = Array.from({ length: 1 + randomInt(3) }, line).join(pick(['\n', '\x00', '\r\n']));
+      const expected = bySlowScan(text);
+      cookies += expected ? 1 : 0;
+      expect(looksLikeNetscapeCookies(text), JSON.stringify(text)).toBe(expected);
+    }
+    expect(cookies).toBeGreaterThan(100);
   });
 });
 

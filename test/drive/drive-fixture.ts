@@ -70,7 +70,7 @@ export async function driveFixture(options: { quotaBytes?: number } = {}): Promi
 
 /**
  * A drive's manifest as the service sees it: `manifest.json` plus the changes logged since its last
- * checkpoint (see src/drive/manifest-log.ts), which the file on disk trails by up to a second.
+ * checkpoint (see src/drive/manifest-log.ts), which the file on disk trails while changes keep coming.
  */
 export function readDriveManifest(driveDir: string): Promise<Manifest> {
   return readManifest(join(driveDir, 'manifest.json'), { email: '', hex: '' }, '');

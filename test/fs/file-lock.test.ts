@@ -1,4 +1,4 @@
-import { mkdir, stat, utimes } from 'node:fs/promises';
+import { mkdir, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileLocks } from '../../src/fs/file-lock.js';
@@ -33,6 +33,19 @@ describe('FileLocks', () => {
     expect(most.get('a')).toBe(1);
     expect(most.get('b')).toBe(1);
     expect(order).toEqual(Array.from({ length: 20 }, (_, n) => 2 * n));
+  });
+
+  it('makes the folder of a lock when asked to (the first change of a drive), and only then', async () => {
+    const folder = join(dir.path, 'new', 'drive');
+    await expect(new FileLocks(options).run(join(folder, '.lock'), async () => 1)).rejects.toMatchObject({
+      code: 'ENOENT',
+    });
+    const making = new FileLocks({ ...options, makeParent: true });
+    expect(await making.run(join(folder, '.lock'), async () => 2)).toBe(2);
+    expect((await stat(folder)).isDirectory()).toBe(true);
+    // Removed meanwhile (a user deleted): made again.
+    await rm(join(dir.path, 'new'), { recursive: true });
+    expect(await making.run(join(folder, '.lock'), async () => 3)).toBe(3);
   });
 
   it('lets the next section run after one that failed, and leaves no lock behind', async () => {

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import { unixSeconds, type Clock } from '../../clock.js';
 import type { UserRecord } from '../../identity/user-files.js';
@@ -25,6 +26,11 @@ export interface MetadataPublisherDeps {
 export class MetadataPublisher {
   /** What became of the announcements asked for (tests and operators count them). */
   readonly stats = { published: 0, declined: 0, failed: 0 };
+  /**
+   * Secret keys by public key, once one signed as its owner: a key never changes for its public key, and
+   * reading and decoding `.secret.nostr` for each upload of a busy user costs more than the signature.
+   */
+  private readonly keys = new LRUCache<string, Uint8Array>({ max: 1_000 });
 
   constructor(private readonly deps: MetadataPublisherDeps) {}
 
@@ -49,9 +55,12 @@ export class MetadataPublisher {
     }
     const { logger } = this.deps;
     try {
-      const secretKey = await readSecretKeyBytes(join(this.deps.dirFor(user.email), '.secret.nostr'));
+      const secretKey =
+        this.keys.get(user.hex) ??
+        (await readSecretKeyBytes(join(this.deps.dirFor(user.email), '.secret.nostr')));
       const event =
         secretKey && signEvent(fileMetadataEvent(file, unixSeconds(this.deps.clock), caption), secretKey);
+      if (secretKey && event?.pubkey === user.hex) this.keys.set(user.hex, secretKey);
       if (!event || event.pubkey !== user.hex) {
         logger.warn({ pubkey: user.hex }, 'nip94: no key of this user on the station; file not announced');
         this.stats.failed++;

@@ -18,6 +18,7 @@ import {
   InvalidContentPathError,
   NotADirectoryError,
   NotAFileError,
+  type AddFileOptions,
   type AddOptions,
   type AddResult,
   type CatOptions,
@@ -84,8 +85,8 @@ export class EmbeddedStore implements ContentStore {
    * and serves its leaves from it (see held-files.ts), so its bytes are written once, by whoever wrote the
    * file. The caller must never change the file in place afterwards (the drive replaces files by renaming).
    */
-  async addFile(path: string, options: AddOptions = {}): Promise<AddResult> {
-    const { size } = await stat(path);
+  async addFile(path: string, options: AddFileOptions = {}): Promise<AddResult> {
+    const size = options.size ?? (await stat(path)).size;
     if (size <= SMALL_FILE_BYTES) return this.add(createReadStream(path), options);
     const leaves = new Map<string, LeafPlace>();
     const bufferImporter = placedLeaves((cid, where) => leaves.set(cid.toString(), where));

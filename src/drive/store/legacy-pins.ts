@@ -6,10 +6,19 @@ import { within } from '../../fs/paths.js';
  * `<store>/pins/`. Still listed and removed, never added; the directory may not exist.
  */
 export class LegacyPins {
+  /** The pins found at the first removal: no process of this version adds one, so the set only shrinks. */
+  private found: Promise<Set<string>> | null = null;
+
   constructor(private readonly dir: string) {}
 
+  /** Removes the file of a pin; looked for once, not at every unpin (most stations have none left). */
   async remove(cid: string): Promise<void> {
-    await rm(this.fileFor(cid), { force: true });
+    const path = this.fileFor(cid);
+    this.found ??= this.list().then((names) => new Set(names));
+    const found = await this.found;
+    if (!found.has(cid)) return;
+    await rm(path, { force: true });
+    found.delete(cid);
   }
 
   async list(): Promise<string[]> {

@@ -14,7 +14,7 @@ export interface ContentStore {
    * Imports a file on disk as `add` does. The store may keep the file itself (a hard link) rather than a
    * copy, so the caller must never change it in place afterwards.
    */
-  addFile(path: string, options?: AddOptions): Promise<AddResult>;
+  addFile(path: string, options?: AddFileOptions): Promise<AddResult>;
   /** Streams the bytes of a file, optionally a slice of it. */
   cat(path: string, options?: CatOptions): AsyncIterable<Uint8Array>;
   stat(path: string, options?: SignalOptions): Promise<StatResult>;
@@ -45,6 +45,11 @@ export interface SignalOptions {
 export interface AddOptions extends SignalOptions {
   /** Pin the new file (Kubo's default too). Default true. */
   pin?: boolean;
+}
+
+/** `addFile`'s options: the caller may already know the file's size (it wrote the file). */
+export interface AddFileOptions extends AddOptions {
+  size?: number;
 }
 
 export interface CatOptions extends SignalOptions {
