@@ -5,7 +5,7 @@ import { tagValue } from '../nostr/event.js';
 import { parseNostrAuthorization } from '../nostr/authorization.js';
 import { NIP42_KIND, verifyNip42 } from '../nostr/nip42.js';
 import { CHALLENGE_TTL_SECONDS } from './challenges.js';
-import { NIP98_KIND, NIP98_WINDOW_SECONDS, verifyNip98 } from '../nostr/nip98.js';
+import { NIP98_KIND, NIP98_WINDOW_SECONDS, verifyNip98OffThread } from '../nostr/nip98.js';
 import type { AuthContext, AuthenticatorDeps, AuthOptions, AuthRequest } from './types.js';
 
 export type { AuthenticatorDeps, AuthRequest } from './types.js';
@@ -77,7 +77,7 @@ export class Authenticator {
   }
 
   private async viaNip98(
-    event: Parameters<typeof verifyNip98>[0],
+    event: Parameters<typeof verifyNip98OffThread>[0],
     request: AuthRequest,
     at: number,
     final: boolean,
@@ -92,7 +92,7 @@ export class Authenticator {
         `NIP-98: this request's host is not one of this station's origins (${this.deps.origins ?? 'PUBLIC_URL'}).`,
       );
     }
-    const verdict = verifyNip98(event, { url: request.url, method: request.method, now: at });
+    const verdict = await verifyNip98OffThread(event, { url: request.url, method: request.method, now: at });
     if (!verdict.ok) throw new Unauthenticated(verdict.code, `NIP-98: ${verdict.reason}.`);
     if (!final) return { pubkey: verdict.pubkey, method: 'nip98', proof: true };
     const payload = verdict.payloadHash;

@@ -8,7 +8,7 @@ import { finalizeEvent, type EventTemplate } from 'nostr-tools';
 import { describe, expect, it } from 'vitest';
 import { newKey, signEvent } from '../../test/helpers/nostr.js';
 import { parseNostrAuthorization } from './authorization.js';
-import { coversBlob, verifyBlossomAuth } from './blossom-auth.js';
+import { coversBlob, verifyBlossomAuth, verifyBlossomAuthOffThread } from './blossom-auth.js';
 
 const key = newKey();
 const signer = async (draft: EventTemplate) => finalizeEvent(draft, key.sk);
@@ -117,6 +117,23 @@ describe('verifyBlossomAuth (BUD-11)', () => {
     const tampered = { ...good, tags: [...good.tags, ['x', other]] };
     expect(verifyBlossomAuth(tampered, { verb: 'upload', now, serverHosts, sha256: other })).toMatchObject({
       code: 'BLOSSOM_AUTH_BAD_SIGNATURE',
+    });
+  });
+
+  it('gives the same verdicts with the signature checked off the event loop', async () => {
+    const good = token([
+      ['t', 'upload'],
+      ['expiration', String(now + 60)],
+      ['x', blob],
+    ]);
+    const expected = { verb: 'upload' as const, now, serverHosts, sha256: blob };
+    expect(await verifyBlossomAuthOffThread(good, expected)).toMatchObject({ ok: true, pubkey: key.hex });
+    const tampered = { ...good, created_at: good.created_at - 1 };
+    expect(await verifyBlossomAuthOffThread(tampered, expected)).toMatchObject({
+      code: 'BLOSSOM_AUTH_BAD_SIGNATURE',
+    });
+    expect(await verifyBlossomAuthOffThread(good, { ...expected, verb: 'delete' })).toMatchObject({
+      code: 'BLOSSOM_AUTH_WRONG_VERB',
     });
   });
 

@@ -1,6 +1,6 @@
 import type { NostrEvent } from 'nostr-tools';
 import { expirationOf } from './nip40.js';
-import { verifySignature } from './verify.js';
+import { verifySignature, verifySignatureOffThread } from './verify.js';
 
 /** Blossom authorization tokens (BUD-11): a kind-24242 event in `Authorization: Nostr <base64url>`. */
 export const BLOSSOM_AUTH_KIND = 24242;
@@ -60,6 +60,23 @@ export function coversBlob(blobs: readonly string[], verb: BlossomVerb, sha256: 
  * elliptic-curve work.
  */
 export function verifyBlossomAuth(event: NostrEvent, expected: BlossomExpectation): BlossomAuthResult {
+  const claims = checkBlossomClaims(event, expected);
+  if (!claims.ok || verifySignature(event)) return claims;
+  return refuse('BLOSSOM_AUTH_BAD_SIGNATURE', 'the token signature is invalid');
+}
+
+/** `verifyBlossomAuth` with the signature checked off the event loop (see verify.ts), for the request path. */
+export async function verifyBlossomAuthOffThread(
+  event: NostrEvent,
+  expected: BlossomExpectation,
+): Promise<BlossomAuthResult> {
+  const claims = checkBlossomClaims(event, expected);
+  if (!claims.ok || (await verifySignatureOffThread(event))) return claims;
+  return refuse('BLOSSOM_AUTH_BAD_SIGNATURE', 'the token signature is invalid');
+}
+
+/** Everything but the signature: what the token says, judged against the endpoint and the clock. */
+function checkBlossomClaims(event: NostrEvent, expected: BlossomExpectation): BlossomAuthResult {
   if (event.kind !== BLOSSOM_AUTH_KIND)
     return refuse('BLOSSOM_AUTH_WRONG_KIND', `kind ${event.kind} is not a Blossom token (24242)`);
   if (event.created_at > expected.now + BLOSSOM_FUTURE_SKEW_SECONDS)
@@ -79,6 +96,5 @@ export function verifyBlossomAuth(event: NostrEvent, expected: BlossomExpectatio
     return refuse('BLOSSOM_AUTH_WRONG_BLOB', 'the token has no x tag for this blob');
   if (expected.sha256 === undefined && verbNeedsBlob(expected.verb) && blobs.length === 0)
     return refuse('BLOSSOM_AUTH_WRONG_BLOB', 'the token has no x tag');
-  if (!verifySignature(event)) return refuse('BLOSSOM_AUTH_BAD_SIGNATURE', 'the token signature is invalid');
   return { ok: true, pubkey: event.pubkey, eventId: event.id, expiration, blobs };
 }

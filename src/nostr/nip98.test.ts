@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { verifyNip98 } from './nip98.js';
+import { verifyNip98, verifyNip98OffThread } from './nip98.js';
 import { newKey, signEvent } from '../../test/helpers/nostr.js';
 
 const key = newKey();
@@ -40,6 +40,16 @@ describe('verifyNip98', () => {
     expect(verifyNip98(tampered, { url, method: 'POST', now })).toMatchObject({
       ok: false,
       code: 'AUTH_BAD_SIGNATURE',
+    });
+  });
+
+  it('gives the same verdicts with the signature checked off the event loop', async () => {
+    const expected = { url, method: 'POST', now };
+    expect(await verifyNip98OffThread(event(good), expected)).toMatchObject({ ok: true, pubkey: key.hex });
+    const tampered = { ...event([...good, ['nonce', '1']]), content: 'changed' };
+    expect(await verifyNip98OffThread(tampered, expected)).toMatchObject({ code: 'AUTH_BAD_SIGNATURE' });
+    expect(await verifyNip98OffThread(event(good), { ...expected, method: 'GET' })).toMatchObject({
+      code: 'AUTH_METHOD_MISMATCH',
     });
   });
 

@@ -1,5 +1,5 @@
 import type { NostrEvent } from 'nostr-tools';
-import { verifySignature } from './verify.js';
+import { verifySignature, verifySignatureOffThread } from './verify.js';
 import { tagValue } from './event.js';
 import { NIP98_KIND } from './nip98-sign.js';
 
@@ -41,6 +41,27 @@ function sameUrl(a: string, b: string): boolean {
  * (src/auth/replay.ts, keyed on the event id); tags it does not know (`nonce`) are ignored.
  */
 export function verifyNip98(event: NostrEvent, expected: Nip98Expectation): Nip98Result {
+  const claims = checkNip98Claims(event, expected);
+  return !claims.ok || verifySignature(event) ? claims : BAD_SIGNATURE;
+}
+
+/** `verifyNip98` with the signature checked off the event loop (see verify.ts), for the request path. */
+export async function verifyNip98OffThread(
+  event: NostrEvent,
+  expected: Nip98Expectation,
+): Promise<Nip98Result> {
+  const claims = checkNip98Claims(event, expected);
+  return !claims.ok || (await verifySignatureOffThread(event)) ? claims : BAD_SIGNATURE;
+}
+
+const BAD_SIGNATURE: Nip98Result = {
+  ok: false,
+  code: 'AUTH_BAD_SIGNATURE',
+  reason: 'the event signature is invalid',
+};
+
+/** Everything but the signature. */
+function checkNip98Claims(event: NostrEvent, expected: Nip98Expectation): Nip98Result {
   if (event.kind !== NIP98_KIND) {
     return { ok: false, code: 'AUTH_WRONG_KIND', reason: `kind ${event.kind} is not a NIP-98 event (27235)` };
   }
@@ -66,7 +87,5 @@ export function verifyNip98(event: NostrEvent, expected: Nip98Expectation): Nip9
       reason: 'the payload tag is not a SHA-256 hex digest',
     };
   }
-  if (!verifySignature(event))
-    return { ok: false, code: 'AUTH_BAD_SIGNATURE', reason: 'the event signature is invalid' };
   return { ok: true, pubkey: event.pubkey, eventId: event.id, payloadHash: payload?.toLowerCase() ?? null };
 }

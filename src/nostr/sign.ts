@@ -1,4 +1,5 @@
 import { finalizeEvent as finalizeWithJs, type EventTemplate, type VerifiedEvent } from 'nostr-tools/pure';
+import { schnorrThread } from './schnorr-thread.js';
 import { rememberSigned } from './verify.js';
 import { nostrWasm } from './wasm.js';
 
@@ -12,6 +13,20 @@ export function signEvent(template: EventTemplate, secretKey: Uint8Array): Verif
   const event = nostrWasm
     ? signWithWasm(nostrWasm, template, secretKey)
     : finalizeWithJs(template, secretKey);
+  rememberSigned(event);
+  return event;
+}
+
+/**
+ * `signEvent` on the station's signature thread (schnorr-thread.ts), for work a request leaves behind (a
+ * NIP-94 announcement): the event loop goes on serving meanwhile. Signs here when the thread is not there.
+ */
+export async function signEventOffThread(
+  template: EventTemplate,
+  secretKey: Uint8Array,
+): Promise<VerifiedEvent> {
+  const event = nostrWasm ? await schnorrThread().sign(template, secretKey) : null;
+  if (!event) return signEvent(template, secretKey);
   rememberSigned(event);
   return event;
 }

@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { getEventHash, verifyEvent as verifyWithJs, type NostrEvent } from 'nostr-tools/pure';
 import { setNostrWasm, verifyEvent as verifyWithWasm } from 'nostr-tools/wasm';
+import { schnorrThread } from './schnorr-thread.js';
 import { nostrWasm } from './wasm.js';
 
 /** Which Schnorr implementation checks signatures: nostr-wasm (about 5× faster here) unless it failed to load. */
@@ -42,16 +43,42 @@ function knownVerified(id: string, sig: string): boolean {
  * object spreads copy.
  */
 export function verifySignature(event: NostrEvent): boolean {
+  const signed = freshCopy(event);
+  return cachedVerdict(signed) ?? recordVerdict(signed, checkHere(signed));
+}
+
+/**
+ * `verifySignature` with the Schnorr check on the station's signature thread (schnorr-thread.ts), for the
+ * request path: the event loop goes on serving while the check runs. Same cache, same counters.
+ */
+export async function verifySignatureOffThread(event: NostrEvent): Promise<boolean> {
+  const signed = freshCopy(event);
+  const cached = cachedVerdict(signed);
+  if (cached !== undefined) return cached;
+  const answer = verifierBackend === 'wasm' ? await schnorrThread().verify(signed) : null;
+  return recordVerdict(signed, answer ?? checkHere(signed));
+}
+
+function freshCopy(event: NostrEvent): NostrEvent {
   const { id, pubkey, created_at, kind, tags, content, sig } = event;
-  const signed = { id, pubkey, created_at, kind, tags, content, sig };
-  if (knownVerified(id, sig)) {
-    if (getEventHash(signed) !== id) return false;
-    verificationStats.cacheHits++;
-    return true;
-  }
+  return { id, pubkey, created_at, kind, tags, content, sig };
+}
+
+/** The verdict without a Schnorr check, when this id and signature were verified before. */
+function cachedVerdict(signed: NostrEvent): boolean | undefined {
+  if (!knownVerified(signed.id, signed.sig)) return undefined;
+  if (getEventHash(signed) !== signed.id) return false;
+  verificationStats.cacheHits++;
+  return true;
+}
+
+function checkHere(signed: NostrEvent): boolean {
+  return verifierBackend === 'wasm' ? verifyWithWasm(signed) : verifyWithJs(signed);
+}
+
+function recordVerdict(signed: NostrEvent, ok: boolean): boolean {
   verificationStats.checks++;
-  const ok = verifierBackend === 'wasm' ? verifyWithWasm(signed) : verifyWithJs(signed);
-  if (ok) verified.set(id, sig);
+  if (ok) verified.set(signed.id, signed.sig);
   else verificationStats.failures++;
   return ok;
 }

@@ -5,7 +5,7 @@ import { unixSeconds, type Clock } from '../../clock.js';
 import type { UserRecord } from '../../identity/user-files.js';
 import { readSecretKeyBytes } from '../../identity/station-key.js';
 import { fileMetadataEvent, type FileMetadata } from '../../nostr/nip94.js';
-import { signEvent } from '../../nostr/sign.js';
+import { signEventOffThread } from '../../nostr/sign.js';
 import type { RelayLink } from '../../relay/link.js';
 
 export interface MetadataPublisherDeps {
@@ -59,7 +59,8 @@ export class MetadataPublisher {
         this.keys.get(user.hex) ??
         (await readSecretKeyBytes(join(this.deps.dirFor(user.email), '.secret.nostr')));
       const event =
-        secretKey && signEvent(fileMetadataEvent(file, unixSeconds(this.deps.clock), caption), secretKey);
+        secretKey &&
+        (await signEventOffThread(fileMetadataEvent(file, unixSeconds(this.deps.clock), caption), secretKey));
       if (secretKey && event?.pubkey === user.hex) this.keys.set(user.hex, secretKey);
       if (!event || event.pubkey !== user.hex) {
         logger.warn({ pubkey: user.hex }, 'nip94: no key of this user on the station; file not announced');

@@ -3,7 +3,7 @@ import { unixSeconds, type Clock } from '../../clock.js';
 import { parseNostrAuthorization } from '../../nostr/authorization.js';
 import type { ReplayRecords } from '../../auth/replay.js';
 import { Unauthenticated } from '../../errors.js';
-import { coversBlob, verifyBlossomAuth, type BlossomVerb } from '../../nostr/blossom-auth.js';
+import { coversBlob, verifyBlossomAuthOffThread, type BlossomVerb } from '../../nostr/blossom-auth.js';
 
 /** A token that passed every check but the blob (known once the body is read) and replay. */
 export interface BlossomGrant {
@@ -39,7 +39,7 @@ export class BlossomGate {
   ) {}
 
   /** Verifies the request's token for `verb` (and `sha256` when already known); throws 401 otherwise. */
-  check(request: FastifyRequest, verb: BlossomVerb, sha256?: string): BlossomGrant {
+  async check(request: FastifyRequest, verb: BlossomVerb, sha256?: string): Promise<BlossomGrant> {
     const header = parseNostrAuthorization(request.headers.authorization);
     if (!header)
       throw new Unauthenticated(
@@ -50,7 +50,7 @@ export class BlossomGate {
       throw new Unauthenticated('BLOSSOM_AUTH_MALFORMED', `Authorization header: ${header.reason}.`);
     const now = Math.floor(request.receivedAt / 1000);
     const serverHosts = [...this.deps.publicHosts(), request.hostname.toLowerCase()];
-    const verdict = verifyBlossomAuth(header.event, { verb, now, serverHosts, sha256 });
+    const verdict = await verifyBlossomAuthOffThread(header.event, { verb, now, serverHosts, sha256 });
     if (!verdict.ok) throw new Unauthenticated(verdict.code, `Blossom authorization: ${verdict.reason}.`);
     return {
       pubkey: verdict.pubkey,

@@ -33,7 +33,7 @@ export async function blossomReadRoutes(app: StationApp): Promise<void> {
     async (request, reply) => {
       const sha256 = blobHash(request.params.blob);
       if (!sha256) return reply.callNotFound();
-      const grant = app.blossomGate.check(request, 'delete', sha256);
+      const grant = await app.blossomGate.check(request, 'delete', sha256);
       const user = await app.users.findByHex(grant.pubkey);
       if (!user) throw new Forbidden('NOT_LOCAL_USER', 'This key has no drive on this station.');
       if (!app.blobs.heldBy(user.hex, sha256)) throw blobNotFound();
@@ -60,7 +60,7 @@ export async function blossomReadRoutes(app: StationApp): Promise<void> {
       if (!isSha256(pubkey))
         throw new InvalidInput('INVALID_PUBKEY', 'The pubkey must be 64 hex characters.');
       if (app.config.blossom.listRequiresAuth) {
-        const grant = app.blossomGate.check(request, 'list');
+        const grant = await app.blossomGate.check(request, 'list');
         if (grant.pubkey !== pubkey)
           throw new Forbidden('NOT_YOUR_LIST', 'Only the key itself lists its blobs.');
       }

@@ -102,7 +102,7 @@ export async function blossomUploadRoutes(app: StationApp): Promise<void> {
       },
       async (request, reply) => {
         const declared = declaredHash(request);
-        const grant = app.blossomGate.check(request, 'upload', declared);
+        const grant = await app.blossomGate.check(request, 'upload', declared);
         const user = await localUser(grant);
         const length = declaredLength(request, 'content-length');
         if (length !== undefined && length > (await room(user)))
@@ -133,7 +133,7 @@ export async function blossomUploadRoutes(app: StationApp): Promise<void> {
         const length = declaredLength(request, 'x-content-length');
         if (length === undefined) throw new InvalidInput('LENGTH_REQUIRED', 'X-Content-Length is required.');
         // Checked, not spent: clients send the same token again with the PUT.
-        const grant = app.blossomGate.check(request, 'upload', declared);
+        const grant = await app.blossomGate.check(request, 'upload', declared);
         if (app.blossomGate.spent(grant, declared))
           throw new Unauthenticated(
             'AUTH_REPLAYED',
@@ -164,7 +164,7 @@ export async function blossomUploadRoutes(app: StationApp): Promise<void> {
     },
     async (request, reply) => {
       const declared = declaredHash(request);
-      const grant = app.blossomGate.check(request, 'upload', declared);
+      const grant = await app.blossomGate.check(request, 'upload', declared);
       const user = await localUser(grant);
       const { mirrorMaxBytes, mirrorTimeoutMs, mirrorTrustedOrigins } = app.config.blossom;
       return withSlots(request, user, async () => {
