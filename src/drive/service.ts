@@ -37,6 +37,10 @@ export interface DriveServiceDeps extends DriveReaderDeps {
 
 const SWEEP_EVERY_MS = 3_600_000;
 
+/** Not pinned alone (the wrapper pinned under the lock covers it); a file staging holds whole is not read again. */
+const importOptions = (staged: StagedFile) =>
+  staged.head.length === staged.size ? { pin: false, bytes: staged.head } : { pin: false, size: staged.size };
+
 /**
  * Imports into the content store running at once, whatever the number of uploads: each holds a few MB of
  * blocks in flight (and as much garbage until the next collection), and hashing is CPU-bound on a station's
@@ -134,10 +138,7 @@ export class DriveService extends DriveReader {
       }
       if (state.usedBytes + staged.size > this.deps.quotaBytes)
         throw new QuotaExceededError(this.deps.quotaBytes);
-      // Not pinned on its own: the wrapper pinned under the lock covers it, and a refused upload leaves no pin.
-      const added = await this.imports(() =>
-        this.deps.store.addFile(staged.path, { pin: false, size: staged.size }),
-      );
+      const added = await this.imports(() => this.deps.store.addFile(staged.path, importOptions(staged)));
       if (added.size !== staged.size)
         throw new StationError('STORE_SIZE_MISMATCH', 'The content store did not receive the whole file.');
       const driveDir = this.driveDir(user);

@@ -37,15 +37,15 @@ describe('the cost of an upload as the drive fills', () => {
     const { store } = opened;
     const counts = { blocks: 0, blockBytes: 0, imports: 0 };
     const putBlock = store.putBlock.bind(store);
-    const importFile = store.add.bind(store);
+    const importFile = store.addFile.bind(store);
     store.putBlock = async (bytes) => {
       counts.blocks += 1;
       counts.blockBytes += bytes.length;
       return putBlock(bytes);
     };
-    store.add = async (content, options) => {
+    store.addFile = async (path, options) => {
       counts.imports += 1;
-      return importFile(content, options);
+      return importFile(path, options);
     };
     const manifest = join(opened.drive.driveDir(user), 'manifest.json');
     const before = (await stat(manifest)).ino;
@@ -53,7 +53,7 @@ describe('the cost of an upload as the drive fills', () => {
       await add();
     } finally {
       store.putBlock = putBlock;
-      store.add = importFile;
+      store.addFile = importFile;
     }
     return { ...counts, manifestRewritten: (await stat(manifest)).ino !== before };
   }

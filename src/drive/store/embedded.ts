@@ -1,17 +1,14 @@
-import { createReadStream } from 'node:fs';
-import { access, constants, mkdir, stat } from 'node:fs/promises';
+import { access, constants, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as dagPb from '@ipld/dag-pb';
 import { exporter, type UnixFSEntry } from 'ipfs-unixfs-exporter';
-import { importFile } from 'ipfs-unixfs-importer';
 import { CID } from 'multiformats/cid';
 import { sha256 } from 'multiformats/hashes/sha2';
 import { isDagPb } from './dag.js';
 import { translate } from './embedded-errors.js';
 import { parseIpfsPath } from './ipfs-path.js';
-import { leanLeaves } from './lean-leaves.js';
-import { BlockStorage, SMALL_FILE_BYTES } from './block-storage.js';
-import { placedLeaves, type LeafPlace } from './file-leaves.js';
+import { BlockStorage } from './block-storage.js';
+import { importFileAt, importStream, type Imported } from './embedded-import.js';
 import { LegacyPins } from './legacy-pins.js';
 import {
   ContentNotFoundError,
@@ -28,20 +25,6 @@ import {
   type StatResult,
   type StoreHealth,
 } from './types.js';
-
-/**
- * Kubo's `ipfs add` defaults: CIDv0, 256 KiB fixed chunks, balanced DAG of 174 links, dag-pb leaves. A few
- * blocks written at a time and lean leaves keep an import's memory to a few MB whatever the file size.
- */
-const KUBO_DEFAULTS = {
-  profile: 'unixfs-v0-2015',
-  reduceSingleLeafToSelf: true,
-  blockWriteConcurrency: 8,
-  bufferImporter: leanLeaves,
-} as const;
-
-/** Reads of a file being imported: four chunks at a time. */
-const READ_CHUNK_BYTES = 1024 * 1024;
 
 function isFileLike(entry: UnixFSEntry): boolean {
   return entry.type === 'file' || entry.type === 'raw' || entry.type === 'identity';
@@ -70,36 +53,18 @@ export class EmbeddedStore implements ContentStore {
   }
 
   async add(content: AsyncIterable<Uint8Array>, options: AddOptions = {}): Promise<AddResult> {
-    const result = await importFile({ content }, this.blocks.forImport(), KUBO_DEFAULTS).catch(
-      (error: unknown) => {
-        throw translate(error, 'new file');
-      },
-    );
-    const cid = result.cid.toString();
-    if (options.pin !== false) await this.blocks.pin(cid);
-    return { cid, size: Number(result.unixfs?.fileSize() ?? 0n), dagSize: Number(result.size) };
+    return this.pinned(await importStream(this.blocks, content), options);
   }
 
-  /**
-   * A file past SMALL_FILE_BYTES is imported without copying its data: the store keeps a link to the file
-   * and serves its leaves from it (see held-files.ts), so its bytes are written once, by whoever wrote the
-   * file. The caller must never change the file in place afterwards (the drive replaces files by renaming).
-   */
+  /** See importFileAt: the caller must never change the file in place afterwards (the drive renames). */
   async addFile(path: string, options: AddFileOptions = {}): Promise<AddResult> {
-    const size = options.size ?? (await stat(path)).size;
-    if (size <= SMALL_FILE_BYTES) return this.add(createReadStream(path), options);
-    const leaves = new Map<string, LeafPlace>();
-    const bufferImporter = placedLeaves((cid, where) => leaves.set(cid.toString(), where));
-    const content = createReadStream(path, { highWaterMark: READ_CHUNK_BYTES });
-    const result = await importFile({ content }, this.blocks, { ...KUBO_DEFAULTS, bufferImporter }).catch(
-      (error: unknown) => {
-        throw translate(error, 'new file');
-      },
-    );
-    await this.blocks.holdFile(path, leaves);
-    const cid = result.cid.toString();
+    return this.pinned(await importFileAt(this.blocks, path, options), options);
+  }
+
+  private async pinned(imported: Imported, options: AddOptions): Promise<AddResult> {
+    const cid = imported.cid.toString();
     if (options.pin !== false) await this.blocks.pin(cid);
-    return { cid, size: Number(result.unixfs?.fileSize() ?? 0n), dagSize: Number(result.size) };
+    return { cid, size: imported.size, dagSize: imported.dagSize };
   }
 
   async *cat(path: string, options: CatOptions = {}): AsyncIterable<Uint8Array> {

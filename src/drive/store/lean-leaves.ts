@@ -13,11 +13,16 @@ import { sha256 } from 'multiformats/hashes/sha2';
 export const leanLeaves: BufferImporter = async function* (file, blockstore) {
   for await (const data of file.content) {
     yield async () => {
-      const block = dagPb.encode({ Data: new UnixFS({ type: 'file', data }).marshal(), Links: [] });
-      const cid = CID.createV0(await sha256.digest(block));
+      const { cid, block } = await buildLeaf(data);
       await blockstore.put(cid, block);
       const unixfs = new UnixFS({ type: 'file', blockSizes: [BigInt(data.length)] });
       return { cid, unixfs, size: BigInt(block.length), block };
     };
   }
 };
+
+/** One chunk as Kubo stores it: a dag-pb node holding a UnixFS `file` with the data, addressed by CIDv0. */
+export async function buildLeaf(data: Uint8Array): Promise<{ cid: CID; block: Uint8Array }> {
+  const block = dagPb.encode({ Data: new UnixFS({ type: 'file', data }).marshal(), Links: [] });
+  return { cid: CID.createV0(await sha256.digest(block)), block };
+}

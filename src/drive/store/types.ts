@@ -47,9 +47,11 @@ export interface AddOptions extends SignalOptions {
   pin?: boolean;
 }
 
-/** `addFile`'s options: the caller may already know the file's size (it wrote the file). */
+/** `addFile`'s options: the caller may already know the file's size (it wrote the file), or hold its bytes. */
 export interface AddFileOptions extends AddOptions {
   size?: number;
+  /** The whole content of the file, when the caller still has it in memory: not read again. */
+  bytes?: Uint8Array;
 }
 
 export interface CatOptions extends SignalOptions {

@@ -44,6 +44,18 @@ describe('embedded content store', () => {
     expect(more.size).toBe(256 * KIB + 1);
   });
 
+  it('adds a one-chunk file held in memory as Kubo would, without reading it, and serves it back', async () => {
+    for (const size of [1, 12, 64 * KIB, 256 * KIB]) {
+      const file = join(dir.path, `in-memory-${size}`);
+      const bytes = await collect(pseudoRandom(size, `in-memory-${size}`));
+      await writeStream(file, once_(bytes));
+      const streamed = await store.add(createReadStream(file), { pin: false });
+      expect(await store.addFile(join(dir.path, 'absent'), { bytes, pin: false })).toEqual(streamed);
+      expect(streamed.cid).toBe(await ipfsCidOf(file));
+      expect((await collect(store.cat(streamed.cid))).equals(bytes)).toBe(true);
+    }
+  });
+
   it('matches Kubo for multi-chunk files, including a second level of the balanced tree', async () => {
     // 174 links of 256 KiB fill one node (~43.5 MiB): 46 MiB forces the balanced layout's second level.
     const big = await addFileAndCrossCheck('big', () => pseudoRandom(46 * KIB * KIB, 'big'));
