@@ -75,6 +75,13 @@ describe('SchnorrThread', () => {
     }
   });
 
+  it('answers null for what cannot cross to the thread, and keeps serving the rest', async () => {
+    const schnorr = thread();
+    const odd = { ...note('odd'), tags: [['t', (() => 'x') as unknown as string]] };
+    expect(await schnorr.verify(odd)).toBeNull();
+    expect(await schnorr.verify(note('fine'))).toBe(true);
+  });
+
   it('answers null once the thread is gone, so that callers check on their own thread', async () => {
     const schnorr = thread();
     const pending = schnorr.verify(note('in flight'));

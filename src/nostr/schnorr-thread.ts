@@ -110,11 +110,17 @@ export class SchnorrThread {
       batch.forEach((waiting) => waiting.resolve(null));
       return;
     }
+    try {
+      this.worker.postMessage(batch.map((waiting) => waiting.job));
+    } catch {
+      // Something that does not cross threads: these jobs are done in place, the thread stays.
+      batch.forEach((waiting) => waiting.resolve(null));
+      return;
+    }
     if (this.sent.length === 0) this.worker.ref();
     this.sent.push(batch);
     this.stats.jobs += batch.length;
     this.stats.messages += 1;
-    this.worker.postMessage(batch.map((waiting) => waiting.job));
   }
 
   /** The thread is gone: what it was asked is answered null (callers do it themselves), and so is what comes. */
