@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { collect, once_ } from './helpers.js';
@@ -163,6 +163,16 @@ describe('drive service', () => {
     expect(await fx.drive.list(erin)).toEqual(before);
     expect(await filesIn(join(driveDir, 'Documents'))).toEqual(['small.txt']);
     expect(await filesIn(join(fx.root, '.drive-staging'))).toEqual([]);
+  });
+
+  it('makes a category folder again when it was removed after the first upload into it', async () => {
+    const gus = fx.user('gus@example.org');
+    await fx.addText(gus, 'one.txt', 'one');
+    const folder = join(fx.drive.driveDir(gus), 'Documents');
+    await rm(folder, { recursive: true });
+    const two = await fx.addText(gus, 'two.txt', 'two');
+    expect(two.entry.path).toBe('Documents/two.txt');
+    expect(await readFile(join(folder, 'two.txt'), 'utf8')).toBe('two');
   });
 
   it('settles an upload interrupted between placing the file and writing the manifest', async () => {

@@ -46,6 +46,15 @@ describe('StagingArea', () => {
     expect(await files()).toEqual([expect.stringMatching(/^\..*\.part$/)]);
   });
 
+  it('writes chunks of every size in order, tiny ones and ones past a write batch alike', async () => {
+    const tiny = Array.from({ length: 1000 }, (_, i) => String.fromCharCode(97 + (i % 26)));
+    const large = Buffer.alloc(600 * 1024, 7);
+    const expected = Buffer.concat([Buffer.from(tiny.join('')), large, Buffer.from('end')]);
+    const staged = await staging.receive(chunks(...tiny, large, 'end'), []);
+    expect((await readFile(staged.path)).equals(expected)).toBe(true);
+    expect(staged.sha256).toBe(createHash('sha256').update(expected).digest('hex'));
+  });
+
   it('aborts with the first limit that applies to the file, leaving nothing behind', async () => {
     const cookieLike = countingLimit(3, 'COOK');
     const quota = { maxBytes: 6, refuse: () => new Error('quota') };

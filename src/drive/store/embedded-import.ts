@@ -36,8 +36,7 @@ type Blocks = Pick<BlockStorage, 'put' | 'forImport' | 'holdFile'>;
 
 /** Imports a byte stream into the store's blocks (small nodes and the first MiB in LMDB). */
 export async function importStream(blocks: Blocks, content: AsyncIterable<Uint8Array>): Promise<Imported> {
-  const result = await importFile({ content }, blocks.forImport(), KUBO_DEFAULTS).catch(failed);
-  return { cid: result.cid, dagSize: Number(result.size), size: Number(result.unixfs?.fileSize() ?? 0n) };
+  return imported(await importFile({ content }, blocks.forImport(), KUBO_DEFAULTS).catch(failed));
 }
 
 /**
@@ -59,6 +58,10 @@ export async function importFileAt(blocks: Blocks, path: string, options: AddFil
   const content = createReadStream(path, { highWaterMark: READ_CHUNK_BYTES });
   const result = await importFile({ content }, blocks, { ...KUBO_DEFAULTS, bufferImporter }).catch(failed);
   await blocks.holdFile(path, leaves);
+  return imported(result);
+}
+
+function imported(result: { cid: CID; size: bigint; unixfs?: { fileSize(): bigint } }): Imported {
   return { cid: result.cid, dagSize: Number(result.size), size: Number(result.unixfs?.fileSize() ?? 0n) };
 }
 
