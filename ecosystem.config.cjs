@@ -14,7 +14,8 @@ module.exports = {
       cwd: __dirname,
       // One process is enough for a station (see README, "Benchmarks"). Cluster mode is safe: payment
       // journal, drive locks, auth replay records and scraper markers are shared files under TMP_DIR and
-      // DATA_ROOT, and only one worker wins the embedded relay's port. Rate limits then count per worker.
+      // DATA_ROOT, and only the first instance (NODE_APP_INSTANCE 0) runs the embedded relay (workers share
+      // ports, so each running one would split the relay's clients). Rate limits then count per worker.
       exec_mode: process.env.STATION_INSTANCES ? 'cluster' : 'fork',
       instances: Number(process.env.STATION_INSTANCES || 1),
       // The service stops in order on SIGTERM (HTTP, streams, relay) within 10 s; PM2 waits that long.

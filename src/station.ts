@@ -22,6 +22,7 @@ import { createMailer } from './mail/mailer.js';
 import { createScraper } from './cookies/scraper/service.js';
 import { startEmbeddedRelay, type EmbeddedRelay } from './relay/embedded-relay.js';
 import { isLoopbackUrl, relayAnswers } from './relay/probe.js';
+import { isLaterClusterInstance } from './process/cluster.js';
 
 /** Seconds of events fetched again on every resubscription, for events that arrived out of order. */
 const RESUME_OVERLAP_SECONDS = 60;
@@ -42,6 +43,10 @@ async function ensureRelay(
   stationKey: StationKey,
 ): Promise<EmbeddedRelay | null> {
   if (config.embeddedRelay === 'off') return null;
+  if (isLaterClusterInstance()) {
+    logger.info({ url: config.relayUrl }, "embedded relay left to the cluster's first instance");
+    return null;
+  }
   if (config.embeddedRelay === 'auto') {
     if (!isLoopbackUrl(config.relayUrl) || (await relayAnswers(config.relayUrl))) return null;
   }
@@ -66,7 +71,7 @@ async function ensureRelay(
     logger.info({ url: relay.url }, 'embedded relay started (nothing answered at RELAY_URL)');
     return relay;
   } catch (error) {
-    // Another worker of a PM2 cluster won the race for the port: use its relay like any other.
+    // Another station process on this machine won the race for the port: use its relay like any other.
     if (config.embeddedRelay === 'auto' && (error as NodeJS.ErrnoException).code === 'EADDRINUSE')
       return null;
     throw error;

@@ -1,8 +1,12 @@
 import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { NostrEvent } from 'nostr-tools';
+import { Relay } from 'nostr-tools/relay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '../helpers/relay.js';
+import { newKey, signEvent } from '../helpers/nostr.js';
+import { publish, waitFor } from '../helpers/relay.js';
 import { tempDir } from '../helpers/temp.js';
 import { freePort } from './service-process.js';
 
@@ -14,6 +18,7 @@ describe('PM2 deployment', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let env: NodeJS.ProcessEnv;
   let port: number;
+  let relayUrl: string;
 
   beforeAll(async () => {
     dir = await tempDir();
@@ -26,7 +31,7 @@ describe('PM2 deployment', () => {
       PM2_HOME: join(dir.path, '.pm2'),
       HOST: '127.0.0.1',
       PORT: String(port),
-      RELAY_URL: `ws://127.0.0.1:${relayPort}`,
+      RELAY_URL: (relayUrl = `ws://127.0.0.1:${relayPort}`),
       IPFS_GATEWAY: `http://127.0.0.1:${await freePort()}`,
     };
     await run('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, env: process.env });
@@ -37,15 +42,19 @@ describe('PM2 deployment', () => {
     await dir.cleanup();
   });
 
+  const health = async () => {
+    try {
+      return (await (await fetch(`http://127.0.0.1:${port}/health`)).json()) as {
+        status: string;
+        relay: string;
+      };
+    } catch {
+      return null;
+    }
+  };
+
   it('starts the service from ecosystem.config.cjs and serves /health', async () => {
     await run(PM2, ['start', 'ecosystem.config.cjs'], { cwd: ROOT, env });
-    const health = async () => {
-      try {
-        return (await (await fetch(`http://127.0.0.1:${port}/health`)).json()) as { status: string };
-      } catch {
-        return null;
-      }
-    };
     await waitFor(async () => (await health())?.status === 'ok', 30_000);
     const { stdout } = await run(PM2, ['jlist'], { cwd: ROOT, env });
     const [app] = JSON.parse(stdout) as {
@@ -57,4 +66,64 @@ describe('PM2 deployment', () => {
     await run(PM2, ['stop', 'uplanet-station'], { cwd: ROOT, env });
     await waitFor(async () => (await health()) === null, 15_000);
   }, 90_000);
+
+  it('runs one embedded relay for a whole cluster, so every client sees every live event', async () => {
+    await run(PM2, ['delete', 'all'], { cwd: ROOT, env }).catch(() => undefined);
+    const log = join(dir.path, '.zen', 'tmp', 'uplanet-station.out.log');
+    const before = (await readFile(log, 'utf8').catch(() => '')).length;
+    await run(PM2, ['start', 'ecosystem.config.cjs'], { cwd: ROOT, env: { ...env, STATION_INSTANCES: '2' } });
+    const online = async () => {
+      const { stdout } = await run(PM2, ['jlist'], { cwd: ROOT, env });
+      return (JSON.parse(stdout) as { pm2_env: { status: string } }[]).filter(
+        (app) => app.pm2_env.status === 'online',
+      ).length;
+    };
+    await waitFor(async () => (await online()) === 2, 30_000);
+    // Connections are dealt to the workers in turn: both bots must be connected to the one relay.
+    let connectedInARow = 0;
+    await waitFor(async () => {
+      connectedInARow = (await health())?.relay === 'connected' ? connectedInARow + 1 : 0;
+      return connectedInARow >= 6;
+    }, 30_000);
+    const started = (await readFile(log, 'utf8'))
+      .slice(before)
+      .split('\n')
+      .filter((line) => line.includes('embedded relay started'));
+    expect(started).toHaveLength(1);
+
+    // Were each worker to run a relay on the shared port, these connections would be split between them and
+    // a subscriber on the other worker would never hear of the event.
+    const author = newKey();
+    const subscribers = await Promise.all(Array.from({ length: 4 }, () => Relay.connect(relayUrl)));
+    try {
+      const ready: Promise<void>[] = [];
+      const heard = subscribers.map(
+        (relay) =>
+          new Promise<string>((resolve) => {
+            ready.push(
+              new Promise((stored) => {
+                const sub = relay.subscribe([{ kinds: [1], authors: [author.hex] }], {
+                  oneose: () => stored(),
+                  onevent: (event: NostrEvent) => {
+                    sub.close();
+                    resolve(event.id);
+                  },
+                });
+              }),
+            );
+          }),
+      );
+      await Promise.all(ready);
+      const note = signEvent(author, { kind: 1, content: 'to every subscriber' });
+      await publish(relayUrl, note);
+      const received = await Promise.race([
+        Promise.all(heard),
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), 10_000)),
+      ]);
+      expect(received).toEqual(subscribers.map(() => note.id));
+    } finally {
+      for (const relay of subscribers) relay.close();
+    }
+    await run(PM2, ['delete', 'all'], { cwd: ROOT, env });
+  }, 120_000);
 });
