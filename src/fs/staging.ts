@@ -44,6 +44,8 @@ export function sizeRefusal(limits: readonly SizeLimit[], size: number, head: Bu
  */
 export class StagingArea {
   private lastSweep = 0;
+  /** Staged files already moved into place: discarding one has nothing left to remove. */
+  private readonly moved = new WeakSet<object>();
 
   constructor(
     readonly dir: string,
@@ -105,6 +107,8 @@ export class StagingArea {
 
   /** Removes a staged file, if it is still there (a file moved into place is not). */
   async discard(staged: Pick<StagedFile, 'path'>): Promise<void> {
+    // Callers discard in a `finally`, most often a file moved in: no system call, and no ENOENT to build.
+    if (this.moved.has(staged)) return;
     // unlink, not rm: one system call where rm's walk asks first what the path is.
     await unlink(staged.path).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error;
@@ -114,6 +118,7 @@ export class StagingArea {
   /** Moves a staged file into place, still mode 600 (see `moveFile`: across file systems, a copy). */
   async moveTo(staged: Pick<StagedFile, 'path'>, target: string): Promise<void> {
     await moveFile(staged.path, target, 0o600);
+    this.moved.add(staged);
   }
 
   /**

@@ -55,6 +55,20 @@ describe('StagingArea', () => {
     expect(staged.sha256).toBe(createHash('sha256').update(expected).digest('hex'));
   });
 
+  it('discards a file moved into place without touching its old path or its new one', async () => {
+    const staged = await staging.receive(chunks('moved'), []);
+    const target = join(dir.path, 'kept.txt');
+    await staging.moveTo(staged, target);
+    // Whatever is at the old path now is not the staged file: a discard after the move leaves it alone.
+    await writeFile(staged.path, 'someone else');
+    await staging.discard(staged);
+    expect(await readFile(target, 'utf8')).toBe('moved');
+    expect(await readFile(staged.path, 'utf8')).toBe('someone else');
+    const other = await staging.receive(chunks('not moved'), []);
+    await staging.discard(other);
+    expect(await files()).toEqual([`${staged.path.split('/').pop()}`]);
+  });
+
   it('aborts with the first limit that applies to the file, leaving nothing behind', async () => {
     const cookieLike = countingLimit(3, 'COOK');
     const quota = { maxBytes: 6, refuse: () => new Error('quota') };
