@@ -4,11 +4,13 @@
  * token (tokens are single-use and equal bytes are deduplicated: repeating a body would measure the 200 path,
  * not storing a blob). Prints one JSON line per scenario, with /health throughput measured just before it;
  * `mb_per_s` is MiB/s stored. Knobs: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50, also the
- * number of users in the many-user scenarios).
+ * number of users in the many-user scenarios). `floor-64KiB` (first by default) measures bench/floor.ts, a bare
+ * app that only streams, hashes, flushes and renames each upload, beside the station's scenarios of the run.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon, { type Client } from 'autocannon';
+import { measureFloor } from './floor.js';
 import { healthRps } from './health.js';
 import { nip19, type EventTemplate } from 'nostr-tools';
 import { initNostrWasm } from 'nostr-wasm';
@@ -182,6 +184,10 @@ async function runUploads(baseUrl: string, scenario: UploadScenario) {
 }
 
 const wanted = process.argv.slice(2);
+if (wanted.length === 0 || wanted.includes('floor-64KiB')) {
+  const { health_rps, ...floor } = await measureFloor(64 * KiB, CONNECTIONS, DURATION_SECONDS);
+  console.log(JSON.stringify({ scenario: 'floor-64KiB', ...floor, health_rps, connections: CONNECTIONS }));
+}
 const station = await startBenchStation();
 try {
   for (const scenario of SCENARIOS.filter((s) => wanted.length === 0 || wanted.includes(s.name))) {
