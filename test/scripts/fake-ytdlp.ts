@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeExecutable, type TestStation } from './station.js';
 
@@ -56,6 +56,9 @@ export interface FakeYtDlp {
 }
 
 export async function installFakeYtDlp(station: TestStation): Promise<FakeYtDlp> {
+  // The stand-in is CommonJS and has no extension: Node would take it for ESM under any package.json with
+  // "type": "module" above the temp folder (a checkout or a stray file in /tmp), so its folder says otherwise.
+  await writeFile(join(station.binDir, 'package.json'), '{ "type": "commonjs" }\n');
   const path = await writeExecutable(station, 'yt-dlp', `#!${process.execPath}\n${SOURCE}`);
   const callsFile = join(station.root, 'calls.jsonl');
   const site = 'http://127.0.0.1:1/youtube';
