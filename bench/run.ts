@@ -1,9 +1,12 @@
 /**
  * HTTP benchmarks with autocannon against a real station started in this process on temp directories
  * (embedded relay, embedded content store). Run: `npm run bench` (optionally `-- <scenario> ...`).
- * Prints one line per scenario: requests/s, latency p50/p99, errors. Figures go into the README.
+ * Prints one line per scenario: requests/s, latency p50/p99, errors. Figures go into the README. `floor-64KiB`
+ * (first, with the others or when named) is bench/floor.ts: a bare app's durable upload, the yardstick for
+ * the upload scenarios.
  */
-import autocannon from 'autocannon';
+import autocannon, { type Client, type Request } from 'autocannon';
+import { measureFloor } from './floor.js';
 import { profiled } from './profile.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
 import { startBenchStation } from './station.js';
@@ -12,13 +15,19 @@ const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 
 async function runScenario(baseUrl: string, scenario: Scenario) {
-  const requests = await scenario.prepare(baseUrl);
+  const prepared = await scenario.prepare(baseUrl);
+  const perUser = 'perUser' in prepared ? prepared.perUser : null;
+  let nextClient = 0;
   const result = await profiled(scenario.name, () =>
     autocannon({
       url: baseUrl,
       connections: scenario.connections ?? CONNECTIONS,
       duration: DURATION_SECONDS,
-      requests,
+      requests: perUser ? perUser[0]! : (prepared as Request[]),
+      // One client per user: connection i sends user i's requests.
+      ...(perUser && {
+        setupClient: (client: Client) => client.setRequests(perUser[nextClient++ % perUser.length]!),
+      }),
     }),
   );
   return {
@@ -32,6 +41,11 @@ async function runScenario(baseUrl: string, scenario: Scenario) {
 }
 
 const wanted = process.argv.slice(2);
+if (wanted.length === 0 || wanted.includes('floor-64KiB')) {
+  // The least a durable 64 KiB upload costs on this machine (bench/floor.ts), beside the upload scenarios.
+  const floor = await measureFloor(64 * 1024, 50, DURATION_SECONDS);
+  console.log(JSON.stringify({ scenario: 'floor-64KiB', ...floor, connections: 50 }));
+}
 const station = await startBenchStation();
 try {
   for (const scenario of SCENARIOS.filter((s) => wanted.length === 0 || wanted.includes(s.name))) {

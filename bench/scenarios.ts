@@ -8,8 +8,11 @@ useWebSocketImplementation(WebSocket);
 export interface Scenario {
   name: string;
   connections?: number;
-  /** Sets up what the requests need (users, auth events) and returns the request list autocannon cycles. */
-  prepare(baseUrl: string): Promise<Request[]>;
+  /**
+   * Sets up what the requests need (users, auth events) and returns the request list autocannon cycles, or
+   * one list per user: connection i then sends user i's requests only (one client per user).
+   */
+  prepare(baseUrl: string): Promise<Request[] | { perUser: Request[][] }>;
 }
 
 export async function register(baseUrl: string, email: string): Promise<{ nsec: string; npub: string }> {
@@ -47,6 +50,27 @@ async function authenticatedUser(baseUrl: string, email: string): Promise<{ npub
   await new Promise((resolve) => setTimeout(resolve, 200));
   return user;
 }
+
+/**
+ * A multipart upload whose file bytes differ at every request (a counter in their last 8 bytes): equal bytes
+ * are the same content, which would measure the content store finding a block again, not storing one.
+ */
+function distinctUploads(npub: string, size: number): Request {
+  const bytes = Buffer.alloc(size, 7);
+  const { body, contentType } = multipart({ npub }, { name: 'bench.bin', bytes });
+  const counterAt = body.lastIndexOf('\r\n--') - 8;
+  return {
+    method: 'POST',
+    path: '/api/upload',
+    headers: { 'content-type': contentType },
+    // autocannon copies the body when it builds the request: one buffer serves every upload.
+    setupRequest: (request) => {
+      body.writeBigUInt64BE(BigInt(uploadNumber++), counterAt);
+      return { ...request, body };
+    },
+  };
+}
+let uploadNumber = 0;
 
 function multipart(fields: Record<string, string>, file: { name: string; bytes: Buffer }) {
   const boundary = '----station-bench';
@@ -115,11 +139,18 @@ export const SCENARIOS: Scenario[] = [
     connections: 50,
     prepare: async (baseUrl) => {
       const user = await authenticatedUser(baseUrl, `bench-drive-${Date.now()}@example.org`);
-      const { body, contentType } = multipart(
-        { npub: user.npub },
-        { name: 'bench.bin', bytes: Buffer.alloc(64 * 1024, 7) },
-      );
-      return [{ method: 'POST', path: '/api/upload', headers: { 'content-type': contentType }, body }];
+      return [distinctUploads(user.npub, 64 * 1024)];
+    },
+  },
+  {
+    // 50 users, one client each uploading one file after another: every upload is a publication of its drive.
+    name: 'upload-64KiB-50users',
+    connections: 50,
+    prepare: async (baseUrl) => {
+      const users = [];
+      for (let i = 0; i < 50; i++)
+        users.push(await authenticatedUser(baseUrl, `bench-drives-${Date.now()}-${i}@example.org`));
+      return { perUser: users.map((user) => [distinctUploads(user.npub, 64 * 1024)]) };
     },
   },
   {

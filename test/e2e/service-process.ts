@@ -13,11 +13,14 @@ export interface ServiceProcess {
   exited: Promise<number | null>;
 }
 
-/** The real service (`src/main.ts`) as a child process with only the given environment. */
+/**
+ * The real service (`src/main.ts`) as a child process with only the given environment, its event-loop guard
+ * off unless `env` sets it (see test/helpers/app.ts: another test file may have the CPU).
+ */
 export function startService(env: Record<string, string>): ServiceProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts')], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env },
+    env: { PATH: process.env.PATH ?? '', OVERLOAD_MAX_EVENT_LOOP_DELAY: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
