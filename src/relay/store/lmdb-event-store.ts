@@ -1,3 +1,4 @@
+import { statfs } from 'node:fs/promises';
 import { open } from 'lmdb';
 import type { Filter, NostrEvent } from 'nostr-tools';
 import { systemClock, unixSeconds, type Clock } from '../../clock.js';
@@ -26,12 +27,25 @@ export interface LmdbEventStoreOptions {
 }
 
 const FULL = /ENOSPC|EDQUOT|MDB_MAP_FULL|No space left|quota/i;
+/**
+ * A failed commit with less than this left on the store's file system is a full disk, whatever lmdb-js said
+ * about it: a commit writes a few pages and its meta page, and LMDB grows its file as it writes.
+ */
+const NEARLY_FULL_BYTES = 1024 * 1024;
+
+/** Whether the file system of `path` has almost no room left (unknown: false). */
+async function nearlyFull(path: string): Promise<boolean> {
+  const stats = await statfs(path).catch(() => null);
+  return stats !== null && Number(stats.bavail) * Number(stats.bsize) < NEARLY_FULL_BYTES;
+}
 
 /**
  * lmdb-js rejects a failed commit with a generic error whose `commitError` promise carries the real one
- * (errno 28 for ENOSPC). Handling it here also keeps that inner rejection from going unhandled.
+ * (errno 28 for ENOSPC). Handling it here also keeps that inner rejection from going unhandled. That promise
+ * may settle only with a later commit, so it is waited for a moment; a disk with almost no room left then
+ * settles the question, the same on a busy machine as on an idle one.
  */
-async function toWriteError(error: unknown): Promise<StoreWriteError> {
+async function toWriteError(error: unknown, path: string): Promise<StoreWriteError> {
   if (error instanceof StoreWriteError) return error;
   let cause = error;
   const commitError = (error as { commitError?: Promise<unknown> } | null)?.commitError;
@@ -49,7 +63,8 @@ async function toWriteError(error: unknown): Promise<StoreWriteError> {
   }
   const code = (cause as { code?: unknown } | null)?.code;
   const message = cause instanceof Error ? cause.message : String(cause);
-  const full = code === 28 || code === 122 || FULL.test(String(code)) || FULL.test(message);
+  const full =
+    code === 28 || code === 122 || FULL.test(String(code)) || FULL.test(message) || (await nearlyFull(path));
   return new StoreWriteError(full ? 'STORE_FULL' : 'STORE_IO', `event store write failed: ${message}`, {
     cause,
   });
@@ -98,7 +113,7 @@ export async function openLmdbEventStore(options: LmdbEventStoreOptions): Promis
       lastError = null;
       return result;
     } catch (error) {
-      const failure = await toWriteError(error);
+      const failure = await toWriteError(error, options.path);
       lastError = failure.message;
       throw failure;
     }

@@ -166,4 +166,39 @@ describe('LMDB event store: a real full disk', () => {
       }
     },
   );
+
+  it.skipIf(!canMountTmpfs())(
+    'calls a write that fails without saying why STORE_FULL when the disk has no room left, STORE_IO otherwise',
+    async () => {
+      // lmdb-js may tell a commit's real error only with a later commit: on a busy machine the store has to
+      // judge without it, and a full disk must not then pass for an I/O error.
+      const mountPoint = mkdtempSync(join(tmpdir(), 'tmpfs-store-'));
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', mountPoint]);
+      let failWith: Error | null = null;
+      try {
+        const store = await openLmdbEventStore({
+          path: join(mountPoint, 'store'),
+          beforeWrite: () => {
+            if (failWith) throw failWith;
+          },
+        });
+        try {
+          failWith = new Error('Commit failed (see commitError for details)');
+          const roomy = await store.put(unsignedEvent({ kind: 1, created_at: T })).catch((e: unknown) => e);
+          expect(roomy).toMatchObject({ name: 'StoreWriteError', code: 'STORE_IO' });
+          const { bavail, bsize } = statfsSync(mountPoint);
+          writeFileSync(join(mountPoint, 'filler'), Buffer.alloc(bavail * bsize - 64 * 1024));
+          const full = await store
+            .put(unsignedEvent({ kind: 1, created_at: T + 1 }))
+            .catch((e: unknown) => e);
+          expect(full).toMatchObject({ name: 'StoreWriteError', code: 'STORE_FULL' });
+        } finally {
+          await store.close();
+        }
+      } finally {
+        execFileSync('umount', [mountPoint]);
+        rmSync(mountPoint, { recursive: true, force: true });
+      }
+    },
+  );
 });
