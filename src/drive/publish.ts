@@ -41,7 +41,8 @@ export async function publishChange(
 ): Promise<string> {
   const { manifest } = drive.state;
   const previous = manifest.root_cid;
-  const touched = [...(change.add ?? []), ...(change.remove ?? []).map((p) => drive.state.entry(p)!)];
+  const removed = (change.remove ?? []).map((p) => drive.state.entry(p)!);
+  const touched = [...(change.add ?? []), ...removed];
   const rebuild = options.rebuild || !previous;
   const published = { owner_hex_pubkey: manifest.owner_hex_pubkey, files: drive.state.filesAfter(change) };
   const links = context.links();
@@ -59,6 +60,7 @@ export async function publishChange(
       : {
           changed: [...new Set(touched.map((f) => f.category))],
           previous: { folders: manifest.folders, folderDagSizes: manifest.folder_dag_sizes },
+          files: { added: change.add ?? [], removed },
         },
   });
   (await manifestFile).published(root.rootCid);

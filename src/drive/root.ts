@@ -12,6 +12,7 @@ import {
   type DirectoryLink,
   type EncodedDirectory,
 } from './store/dag.js';
+import { encodeEditedDirectory, type FolderEdit } from './store/folder-edits.js';
 import { encodeShardedDirectory } from './store/hamt.js';
 import type { AddResult, ContentStore } from './store/types.js';
 
@@ -26,6 +27,8 @@ export interface DriveRoot {
   folderDagSizes: Record<DriveCategory, number>;
 }
 
+type Entry = PublishedSource['files'][number];
+
 /** The previous tree of a drive, and the one category whose files changed since. */
 export interface DriveRootChange {
   previous: {
@@ -34,6 +37,11 @@ export interface DriveRootChange {
   };
   /** The categories whose files changed (several in a group commit). */
   changed: DriveCategory | readonly DriveCategory[];
+  /**
+   * The files added and removed since the previous tree, when known: a changed folder is then its previous
+   * version edited (store/folder-edits.ts) instead of being encoded again from all its files.
+   */
+  files?: { added: readonly Entry[]; removed: readonly Entry[] };
 }
 
 /** Stores a node and checks the store agrees on its CID (a store with other defaults would break links). */
@@ -49,14 +57,16 @@ async function put(store: BlockWriter, node: Pick<EncodedDirectory, 'cid' | 'byt
  */
 export async function storeFolder(
   store: BlockWriter,
-  links: Parameters<typeof encodeDirectory>[0],
+  links: readonly DirectoryLink[] | (() => readonly DirectoryLink[]),
+  edit?: FolderEdit,
 ): Promise<{ cid: string; dagSize: number }> {
+  const all = typeof links === 'function' ? links : () => links;
   let folder: EncodedDirectory;
   try {
-    folder = await encodeDirectory(links);
+    folder = await encodeEditedDirectory(all, edit);
   } catch (error) {
     if (!(error instanceof DirectoryTooLargeError)) throw error;
-    return encodeShardedDirectory(links, async (bytes) => {
+    return encodeShardedDirectory(all(), async (bytes) => {
       const cid = CID.createV0(await sha256.digest(bytes)).toString();
       await put(store, { cid, bytes });
       return cid;
@@ -98,9 +108,9 @@ async function addExplorer(store: RootWriter): Promise<AddResult> {
 }
 
 /** One link object per drive entry, so that its encoding is reused by every later folder (store/dag.ts). */
-const entryLinks = new WeakMap<PublishedSource['files'][number], DirectoryLink>();
+const entryLinks = new WeakMap<Entry, DirectoryLink>();
 
-function linkOf(entry: PublishedSource['files'][number]): DirectoryLink {
+function linkOf(entry: Entry): DirectoryLink {
   let link = entryLinks.get(entry);
   if (!link) entryLinks.set(entry, (link = { name: entry.name, cid: entry.cid, dagSize: entry.dag_size }));
   return link;
@@ -130,8 +140,8 @@ export async function buildDriveRoot(
     const cid = kept?.folders[category];
     const dagSize = kept?.folderDagSizes[category];
     if (cid !== undefined && dagSize !== undefined) return { cid, dagSize };
-    const links = drive.files.filter((f) => f.category === category).map(linkOf);
-    return storeFolder(store, links);
+    const links = () => drive.files.filter((f) => f.category === category).map(linkOf);
+    return storeFolder(store, links, folderEdit(change, category));
   };
   const [built, manifest, explorer] = await Promise.all([
     Promise.all(DRIVE_CATEGORIES.map(folderOf)),
@@ -151,6 +161,18 @@ export async function buildDriveRoot(
   ]);
   await put(store, root);
   return { rootCid: root.cid, folders, folderDagSizes };
+}
+
+/** What changed in `category`'s folder since the previous tree, when the change says which files. */
+function folderEdit(change: DriveRootChange | undefined, category: DriveCategory): FolderEdit | undefined {
+  const previous = change?.previous.folders[category];
+  if (!previous || !change?.files) return undefined;
+  const { added, removed } = change.files;
+  return {
+    previous,
+    add: added.filter((f) => f.category === category).map(linkOf),
+    remove: removed.filter((f) => f.category === category).map((f) => f.name),
+  };
 }
 
 /** The `ipfs add -w` wrapper of one file, so that `<wrapper>/<name>` links to it under its name. */

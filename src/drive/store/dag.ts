@@ -48,12 +48,13 @@ export function parsedCid(text: string): CID {
 }
 
 /** A link of a directory node, encoded: the node is its links in name order, then its Data. */
-interface EncodedLink {
+export interface EncodedLink {
   name: Buffer;
   /** The link as a PBNode field 2 (tag, length, PBLink: Hash, Name, Tsize), as @ipld/dag-pb writes it. */
   field: Uint8Array;
   /** Its share of `ipfs add -r`'s sharding estimate: UTF-8 name plus CID bytes. */
   estimate: number;
+  dagSize: number;
 }
 
 function varint(value: number): number[] {
@@ -75,7 +76,7 @@ function encodeLink(link: DirectoryLink): EncodedLink {
     0x18, ...varint(link.dagSize),
   ]); // prettier-ignore
   const field = Buffer.concat([Buffer.from([0x12, ...varint(body.length)]), body]);
-  return { name, field, estimate: name.length + hash.length };
+  return { name, field, estimate: name.length + hash.length, dagSize: link.dagSize };
 }
 
 /**
@@ -85,7 +86,7 @@ function encodeLink(link: DirectoryLink): EncodedLink {
  */
 const encodedLinks = new WeakMap<DirectoryLink, EncodedLink>();
 
-function encodedLink(link: DirectoryLink): EncodedLink {
+export function encodedLink(link: DirectoryLink): EncodedLink {
   let encoded = encodedLinks.get(link);
   if (!encoded) encodedLinks.set(link, (encoded = encodeLink(link)));
   return encoded;
@@ -104,15 +105,25 @@ const DIRECTORY_DATA = (() => {
  * both names again at every comparison.
  */
 export async function encodeDirectory(links: readonly DirectoryLink[]): Promise<EncodedDirectory> {
-  const encoded = links.map(encodedLink);
+  return directoryNode(links.map(encodedLink).sort(byName));
+}
+
+/** The order of a directory's links: by the bytes of their names. */
+export const byName = (a: Pick<EncodedLink, 'name'>, b: Pick<EncodedLink, 'name'>) =>
+  Buffer.compare(a.name, b.name);
+
+/** The node of a directory whose links are encoded and sorted already (see encodeDirectory). */
+export async function directoryNode(sorted: readonly EncodedLink[]): Promise<EncodedDirectory> {
   let estimate = 0;
-  for (const link of encoded) estimate += link.estimate;
+  let linked = 0;
+  for (const link of sorted) {
+    estimate += link.estimate;
+    linked += link.dagSize;
+  }
   if (estimate > SHARDING_THRESHOLD_BYTES) throw new DirectoryTooLargeError();
-  encoded.sort((a, b) => Buffer.compare(a.name, b.name));
-  const bytes = Buffer.concat([...encoded.map((link) => link.field), DIRECTORY_DATA]);
+  const bytes = Buffer.concat([...sorted.map((link) => link.field), DIRECTORY_DATA]);
   const cid = CID.createV0(await sha256.digest(bytes));
-  const dagSize = links.reduce((sum, link) => sum + link.dagSize, bytes.length);
-  return { cid: cid.toString(), bytes, dagSize };
+  return { cid: cid.toString(), bytes, dagSize: linked + bytes.length };
 }
 
 /**
