@@ -6,7 +6,8 @@
  * `SCALING_CONCURRENCY=50` sends the measured uploads 50 at a time, as a busy station receives them: they
  * share a group commit (one log line and flush, one new root), and the wall times are then per wave.
  * `SCALING_USERS=50` spreads the measured uploads over that many users' drives (nothing shared but the store's
- * flush). `main_ms_per_upload` is the event loop's busy time per upload: what bounds a station's throughput.
+ * flush). `SCALING_CATEGORIES=1` puts every file in one category folder. `main_ms_per_upload` is the
+ * event loop's busy time per upload: what bounds a station's throughput.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -18,7 +19,8 @@ import { openDriveAt } from '../test/drive/drive-on-disk.js';
 const SIZES = (process.env.SCALING_SIZES ?? '0,2000,10000').split(',').map(Number);
 const MEASURED = Number(process.env.SCALING_UPLOADS ?? 40);
 const CONCURRENCY = Number(process.env.SCALING_CONCURRENCY ?? 1);
-const EXTENSIONS = ['jpg', 'mp3', 'mp4', 'pdf'];
+/** One extension per category; `SCALING_CATEGORIES=1` puts every file in Images (a HAMT shard past ~5,300). */
+const EXTENSIONS = ['jpg', 'mp3', 'mp4', 'pdf'].slice(0, Number(process.env.SCALING_CATEGORIES ?? 4));
 const USERS = Number(process.env.SCALING_USERS ?? 1);
 
 async function* bytes(size: number): AsyncGenerator<Uint8Array> {
@@ -37,9 +39,14 @@ const users: UserRecord[] = Array.from({ length: USERS }, (_, n) => ({
 
 let files = 0;
 const add = (size: number, user = users[files % USERS]!) =>
-  drive.addStream(user, `file-${String(files++).padStart(6, '0')}.${EXTENSIONS[files % 4]}`, bytes(size), {
-    kind: 'cli',
-  });
+  drive.addStream(
+    user,
+    `file-${String(files++).padStart(6, '0')}.${EXTENSIONS[files % EXTENSIONS.length]}`,
+    bytes(size),
+    {
+      kind: 'cli',
+    },
+  );
 
 try {
   for (const target of SIZES) {

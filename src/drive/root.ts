@@ -13,7 +13,7 @@ import {
   type EncodedDirectory,
 } from './store/dag.js';
 import { encodeEditedDirectory, type FolderEdit } from './store/folder-edits.js';
-import { encodeShardedDirectory } from './store/hamt.js';
+import { editShardedDirectory, encodeShardedDirectory } from './store/hamt.js';
 import type { AddResult, ContentStore } from './store/types.js';
 
 export type BlockWriter = Pick<ContentStore, 'putBlock'>;
@@ -61,16 +61,21 @@ export async function storeFolder(
   edit?: FolderEdit,
 ): Promise<{ cid: string; dagSize: number }> {
   const all = typeof links === 'function' ? links : () => links;
+  const putNode = async (bytes: Uint8Array) => {
+    const cid = CID.createV0(await sha256.digest(bytes)).toString();
+    await put(store, { cid, bytes });
+    return cid;
+  };
+  // A shard that only grows stays a shard: its new names go into the trie it was (store/hamt.ts).
+  const grown =
+    edit && edit.remove.length === 0 && (await editShardedDirectory(edit.previous, edit.add, putNode));
+  if (grown) return grown;
   let folder: EncodedDirectory;
   try {
     folder = await encodeEditedDirectory(all, edit);
   } catch (error) {
     if (!(error instanceof DirectoryTooLargeError)) throw error;
-    return encodeShardedDirectory(all(), async (bytes) => {
-      const cid = CID.createV0(await sha256.digest(bytes)).toString();
-      await put(store, { cid, bytes });
-      return cid;
-    });
+    return encodeShardedDirectory(all(), putNode);
   }
   await put(store, folder);
   return folder;

@@ -2,7 +2,8 @@ import * as dagPb from '@ipld/dag-pb';
 import { murmur3128 } from '@multiformats/murmur3';
 import { Bucket, createHAMT } from 'hamt-sharding';
 import { UnixFS } from 'ipfs-unixfs';
-import { CID } from 'multiformats/cid';
+import { LRUCache } from 'lru-cache';
+import type { CID } from 'multiformats/cid';
 import { parsedCid, type DirectoryLink } from './dag.js';
 
 /**
@@ -46,6 +47,22 @@ async function hamtHash(bytes: Uint8Array): Promise<Uint8Array> {
   return (await murmur3128.encode(bytes)).slice(0, 8).reverse();
 }
 
+/** A shard's trie, and the encoding of each of its nodes not changed since it was last encoded. */
+interface Shard {
+  root: Bucket<Target>;
+  encoded: WeakMap<Bucket<Target>, ShardedDirectory>;
+}
+
+/**
+ * The tries of the shards encoded lately, by root CID. A shard's next version is its trie with the new
+ * names put in: only the nodes on their paths are encoded and stored again, the others are linked as they
+ * were (they belong to the previous version, which its drive's root keeps pinned). A trie is taken out
+ * before it is changed, so a CID never names a trie it no longer matches.
+ */
+const shardsByCid = new LRUCache<string, Shard>({ max: 64 });
+
+const target = (link: DirectoryLink): Target => ({ cid: parsedCid(link.cid), dagSize: link.dagSize });
+
 /**
  * The HAMT-sharded directory `ipfs add -r` makes of a folder with these entries (names must be unique).
  * Every node, sub-shards first, goes through `put`; a parent links each child by the CID `put` returned.
@@ -54,12 +71,51 @@ export async function encodeShardedDirectory(
   links: readonly DirectoryLink[],
   put: PutNode,
 ): Promise<ShardedDirectory> {
-  const root = createHAMT<Target>({ hashFn: hamtHash, bits: FANOUT_BITS });
-  for (const link of links) await root.put(link.name, { cid: parsedCid(link.cid), dagSize: link.dagSize });
-  return encodeBucket(root, put);
+  const shard: Shard = {
+    root: createHAMT<Target>({ hashFn: hamtHash, bits: FANOUT_BITS }),
+    encoded: new WeakMap(),
+  };
+  for (const link of links) await shard.root.put(link.name, target(link));
+  return encodeShard(shard, put);
 }
 
-async function encodeBucket(bucket: Bucket<Target>, put: PutNode): Promise<ShardedDirectory> {
+/**
+ * The shard `previous` becomes with the links of `added` put in (a name already there keeps its link, as the
+ * drive's list after a change has it), or null when `previous` is not a shard encoded lately. The same nodes
+ * as `encodeShardedDirectory` of the whole list (a trie does not depend on the order names came in);
+ * removals are left to that whole encoding, because a trie emptied in place is not always the one
+ * `ipfs add -r` builds from what remains.
+ */
+export async function editShardedDirectory(
+  previous: string,
+  added: readonly DirectoryLink[],
+  put: PutNode,
+): Promise<ShardedDirectory | null> {
+  const shard = shardsByCid.get(previous);
+  if (!shard) return null;
+  shardsByCid.delete(previous);
+  for (const link of added) {
+    if ((await shard.root.get(link.name)) !== undefined) continue;
+    await shard.root.put(link.name, target(link));
+    let changed: Bucket<Target> | undefined = (await shard.root._findPlace(link.name)).bucket;
+    for (; changed; changed = changed._parent) shard.encoded.delete(changed);
+  }
+  return encodeShard(shard, put);
+}
+
+async function encodeShard(shard: Shard, put: PutNode): Promise<ShardedDirectory> {
+  const result = await encodeBucket(shard.root, put, shard.encoded);
+  shardsByCid.set(result.cid, shard);
+  return result;
+}
+
+async function encodeBucket(
+  bucket: Bucket<Target>,
+  put: PutNode,
+  encoded: Shard['encoded'],
+): Promise<ShardedDirectory> {
+  const known = encoded.get(bucket);
+  if (known) return known;
   const slots = bucket._children;
   const width = (bucket.tableSize() - 1).toString(16).length;
   const pbLinks: dagPb.PBLink[] = [];
@@ -68,8 +124,8 @@ async function encodeBucket(bucket: Bucket<Target>, put: PutNode): Promise<Shard
     if (child == null) continue;
     const prefix = slot.toString(16).toUpperCase().padStart(width, '0');
     if (child instanceof Bucket) {
-      const shard = await encodeBucket(child, put);
-      pbLinks.push({ Name: prefix, Hash: CID.parse(shard.cid), Tsize: shard.dagSize });
+      const shard = await encodeBucket(child, put, encoded);
+      pbLinks.push({ Name: prefix, Hash: parsedCid(shard.cid), Tsize: shard.dagSize });
     } else {
       pbLinks.push({ Name: prefix + child.key, Hash: child.value.cid, Tsize: child.value.dagSize });
     }
@@ -83,5 +139,7 @@ async function encodeBucket(bucket: Bucket<Target>, put: PutNode): Promise<Shard
   const bytes = dagPb.encode(dagPb.prepare({ Data: data.marshal(), Links: pbLinks }));
   const cid = await put(bytes);
   const dagSize = pbLinks.reduce((sum, link) => sum + (link.Tsize ?? 0), bytes.length);
-  return { cid, dagSize };
+  const node = { cid, dagSize };
+  encoded.set(bucket, node);
+  return node;
 }

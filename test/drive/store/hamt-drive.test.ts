@@ -1,6 +1,6 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ManifestEntry } from '../../../src/drive/manifest.js';
 import { buildDriveRoot } from '../../../src/drive/root.js';
 import { EmbeddedStore } from '../../../src/drive/store/embedded.js';
@@ -109,5 +109,41 @@ describe('a drive whose Images folder passes Kubo’s sharding threshold', () =>
     });
     expect(shrunk.root.rootCid).toBe(shrunk.expected);
     expect(await store.ls(shrunk.root.folders.Images)).toHaveLength(5340);
+  });
+
+  it('grows the shard from its previous version and shrinks it whole, as uploads and deletions do', async () => {
+    // The drive's publications say which files changed (`files`): a shard that only grows is edited in place.
+    const putBlock = vi.spyOn(store, 'putBlock');
+    let before = await publish();
+    const nodesStored: number[] = [];
+    // 5,340 photos are 484 bytes under the threshold: the fifth long name (94 bytes of link each) shards it.
+    const names = [
+      'a.jpg',
+      'z-last.jpg',
+      ...Array.from({ length: 7 }, (_, i) => `été ${'long name '.repeat(5)}${i}.jpg`),
+    ];
+    for (const name of names) {
+      const added = await addFile('Images', name);
+      files.push(added);
+      const previous = { folders: before.root.folders, folderDagSizes: before.root.folderDagSizes };
+      putBlock.mockClear();
+      const after = await publish({ changed: 'Images', previous, files: { added: [added], removed: [] } });
+      nodesStored.push(putBlock.mock.calls.length);
+      expect(after.root.rootCid).toBe(after.expected);
+      before = after;
+    }
+    // Plain, the folder and the root are stored again; the upload that shards it stores the whole shard (about
+    // 257 nodes); each one after that only the shard's root, the sub-shard of its name and the drive's root.
+    const sharding = nodesStored.findIndex((stored) => stored > 200);
+    expect(sharding).toBe(6);
+    for (const stored of nodesStored.filter((_, i) => i !== sharding)) expect(stored).toBeLessThan(10);
+    const removed = files.filter((f) => f.name === 'a.jpg' || f.name === 'z-last.jpg');
+    for (const f of removed) await rm(join(driveDir, f.path));
+    files = files.filter((f) => !removed.includes(f));
+    const previous = { folders: before.root.folders, folderDagSizes: before.root.folderDagSizes };
+    const shrunk = await publish({ changed: 'Images', previous, files: { added: [], removed } });
+    expect(shrunk.root.rootCid).toBe(shrunk.expected);
+    expect(await store.ls(shrunk.root.folders.Images)).toHaveLength(5340 + 7);
+    putBlock.mockRestore();
   });
 });
