@@ -21,7 +21,11 @@ export interface FolderEdit {
  * every upload (what made an upload's CPU grow with the drive). The same CID is the same links, so a
  * version found here is exact whoever encoded it; drives holding the same folder (the empty one) share it.
  */
-const sortedByCid = new LRUCache<string, readonly EncodedLink[]>({ max: 512 });
+const sortedByCid = new LRUCache<string, readonly EncodedLink[]>({
+  // Bounded by links, not folders: a plain folder holds up to about 5,300 (then it is a shard).
+  maxSize: 200_000,
+  sizeCalculation: (links) => Math.max(1, links.length),
+});
 
 /** Where `name` is in `sorted`, or where it would go. */
 function search(sorted: readonly EncodedLink[], name: Buffer): { at: number; found: boolean } {

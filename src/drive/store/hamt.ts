@@ -51,6 +51,8 @@ async function hamtHash(bytes: Uint8Array): Promise<Uint8Array> {
 interface Shard {
   root: Bucket<Target>;
   encoded: WeakMap<Bucket<Target>, ShardedDirectory>;
+  /** Names in the trie: what it costs to keep it. */
+  names: number;
 }
 
 /**
@@ -59,7 +61,10 @@ interface Shard {
  * were (they belong to the previous version, which its drive's root keeps pinned). A trie is taken out
  * before it is changed, so a CID never names a trie it no longer matches.
  */
-const shardsByCid = new LRUCache<string, Shard>({ max: 64 });
+const shardsByCid = new LRUCache<string, Shard>({
+  maxSize: 200_000,
+  sizeCalculation: (shard) => Math.max(1, shard.names),
+});
 
 const target = (link: DirectoryLink): Target => ({ cid: parsedCid(link.cid), dagSize: link.dagSize });
 
@@ -74,6 +79,7 @@ export async function encodeShardedDirectory(
   const shard: Shard = {
     root: createHAMT<Target>({ hashFn: hamtHash, bits: FANOUT_BITS }),
     encoded: new WeakMap(),
+    names: links.length,
   };
   for (const link of links) await shard.root.put(link.name, target(link));
   return encodeShard(shard, put);
@@ -97,6 +103,7 @@ export async function editShardedDirectory(
   for (const link of added) {
     if ((await shard.root.get(link.name)) !== undefined) continue;
     await shard.root.put(link.name, target(link));
+    shard.names += 1;
     let changed: Bucket<Target> | undefined = (await shard.root._findPlace(link.name)).bucket;
     for (; changed; changed = changed._parent) shard.encoded.delete(changed);
   }
