@@ -8,7 +8,7 @@ import {
   type EncodedLink,
 } from './dag.js';
 
-/** What changed in a folder since the version `previous` (a CID): links added (or replaced), names removed. */
+/** What changed in a folder since the version `previous` (a CID): links added, names removed. */
 export interface FolderEdit {
   previous: string;
   add: readonly DirectoryLink[];
