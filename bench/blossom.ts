@@ -10,6 +10,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon, { type Client } from 'autocannon';
+import { withCpuPerRequest } from './cpu.js';
 import { measureFloor } from './floor.js';
 import { healthRps } from './health.js';
 import { nip19, type EventTemplate } from 'nostr-tools';
@@ -107,7 +108,7 @@ async function users(baseUrl: string, name: string, count: number): Promise<Uint
   return keys;
 }
 
-async function runUploads(baseUrl: string, scenario: UploadScenario) {
+async function runUploads(baseUrl: string, pid: number, scenario: UploadScenario) {
   const { size, pool } = scenario;
   const keys = await users(baseUrl, scenario.name, scenario.users);
   // Bodies differ in their last bytes only: the hash of the shared prefix is taken once, then extended.
@@ -129,44 +130,49 @@ async function runUploads(baseUrl: string, scenario: UploadScenario) {
 
   let nextClient = 0;
   const statuses = new Map<number, number>();
-  const result = await profiled(scenario.name, () =>
-    autocannon({
-      url: baseUrl,
-      connections,
-      // `amount` ignores the duration; `maxConnectionRequests` ends a connection once its tokens are spent.
-      ...(scenario.untilSpent
-        ? { amount: perConnection * connections }
-        : { duration: DURATION_SECONDS, maxConnectionRequests: perConnection }),
-      timeout: 120,
-      // Replaced per connection below; never sent.
-      requests: [{ method: 'PUT', path: '/upload' }],
-      setupClient: (client: Client) => {
-        const connection = nextClient++ % queues.length;
-        const queue = queues[connection]!;
-        client.on('response', (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1));
-        client.setRequests([
-          {
-            method: 'PUT',
-            path: '/upload',
-            setupRequest: (request) => {
-              // Never past the end: each connection stops after `perConnection` requests.
-              const next = queue[used[connection]!++]!;
-              // autocannon copies the body into its request buffer right away: one buffer serves every upload.
-              body.writeBigUInt64BE(BigInt(next.number), size - TAIL);
-              return {
-                ...request,
-                headers: {
-                  ...request.headers,
-                  authorization: next.authorization,
-                  'content-type': 'application/octet-stream',
+  const { result, cpu_ms_per_request } = await withCpuPerRequest(
+    pid,
+    () =>
+      profiled(scenario.name, () =>
+        autocannon({
+          url: baseUrl,
+          connections,
+          // `amount` ignores the duration; `maxConnectionRequests` ends a connection once its tokens are spent.
+          ...(scenario.untilSpent
+            ? { amount: perConnection * connections }
+            : { duration: DURATION_SECONDS, maxConnectionRequests: perConnection }),
+          timeout: 120,
+          // Replaced per connection below; never sent.
+          requests: [{ method: 'PUT', path: '/upload' }],
+          setupClient: (client: Client) => {
+            const connection = nextClient++ % queues.length;
+            const queue = queues[connection]!;
+            client.on('response', (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1));
+            client.setRequests([
+              {
+                method: 'PUT',
+                path: '/upload',
+                setupRequest: (request) => {
+                  // Never past the end: each connection stops after `perConnection` requests.
+                  const next = queue[used[connection]!++]!;
+                  // autocannon copies the body into its request buffer right away: one buffer serves every upload.
+                  body.writeBigUInt64BE(BigInt(next.number), size - TAIL);
+                  return {
+                    ...request,
+                    headers: {
+                      ...request.headers,
+                      authorization: next.authorization,
+                      'content-type': 'application/octet-stream',
+                    },
+                    body,
+                  };
                 },
-                body,
-              };
-            },
+              },
+            ]);
           },
-        ]);
-      },
-    }),
+        }),
+      ),
+    (done) => done.requests.total,
   );
   const stored = (statuses.get(201) ?? 0) + (statuses.get(200) ?? 0);
   return {
@@ -174,6 +180,7 @@ async function runUploads(baseUrl: string, scenario: UploadScenario) {
     p50_ms: result.latency.p50,
     p99_ms: result.latency.p99,
     mb_per_s: Math.round(((stored * size) / MiB / result.duration) * 10) / 10,
+    cpu_ms_per_request,
     non2xx: result.non2xx,
     errors: result.errors,
     connections,
@@ -192,7 +199,7 @@ const station = await startBenchStation();
 try {
   for (const scenario of SCENARIOS.filter((s) => wanted.length === 0 || wanted.includes(s.name))) {
     const health_rps = await healthRps(station.url, CONNECTIONS);
-    const figures = await runUploads(station.url, scenario);
+    const figures = await runUploads(station.url, station.pid, scenario);
     const { connections, created, deduplicated, ...measured } = figures;
     const line = { scenario: scenario.name, ...measured, health_rps, connections, created, deduplicated };
     console.log(JSON.stringify(line));

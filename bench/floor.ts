@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
+import { withCpuPerRequest } from './cpu.js';
 import { healthRps } from './health.js';
 
 async function startFloor(dir: string) {
@@ -49,25 +50,31 @@ export async function measureFloor(size: number, connections: number, seconds: n
     const health_rps = await healthRps(floor.url, connections);
     const body = randomBytes(size);
     let number = 0;
-    const result = await autocannon({
-      url: floor.url,
-      connections,
-      duration: seconds,
-      requests: [
-        {
-          method: 'PUT',
-          path: '/upload',
-          setupRequest: (request) => {
-            body.writeBigUInt64BE(BigInt(number++), size - 8);
-            return { ...request, headers: { 'content-type': 'application/octet-stream' }, body };
-          },
-        },
-      ],
-    });
+    const { result, cpu_ms_per_request } = await withCpuPerRequest(
+      undefined,
+      () =>
+        autocannon({
+          url: floor.url,
+          connections,
+          duration: seconds,
+          requests: [
+            {
+              method: 'PUT',
+              path: '/upload',
+              setupRequest: (request) => {
+                body.writeBigUInt64BE(BigInt(number++), size - 8);
+                return { ...request, headers: { 'content-type': 'application/octet-stream' }, body };
+              },
+            },
+          ],
+        }),
+      (done) => done.requests.total,
+    );
     return {
       rps: Math.round(result.requests.average),
       p50_ms: result.latency.p50,
       p99_ms: result.latency.p99,
+      cpu_ms_per_request,
       non2xx: result.non2xx,
       errors: result.errors,
       health_rps,

@@ -6,6 +6,7 @@
  * the upload scenarios.
  */
 import autocannon, { type Client, type Request } from 'autocannon';
+import { withCpuPerRequest } from './cpu.js';
 import { measureFloor } from './floor.js';
 import { profiled } from './profile.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
@@ -14,27 +15,33 @@ import { startBenchStation } from './station.js';
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 
-async function runScenario(baseUrl: string, scenario: Scenario) {
+async function runScenario(baseUrl: string, pid: number, scenario: Scenario) {
   const prepared = await scenario.prepare(baseUrl);
   const perUser = 'perUser' in prepared ? prepared.perUser : null;
   let nextClient = 0;
-  const result = await profiled(scenario.name, () =>
-    autocannon({
-      url: baseUrl,
-      connections: scenario.connections ?? CONNECTIONS,
-      duration: DURATION_SECONDS,
-      requests: perUser ? perUser[0]! : (prepared as Request[]),
-      // One client per user: connection i sends user i's requests.
-      ...(perUser && {
-        setupClient: (client: Client) => client.setRequests(perUser[nextClient++ % perUser.length]!),
-      }),
-    }),
+  const { result, cpu_ms_per_request } = await withCpuPerRequest(
+    pid,
+    () =>
+      profiled(scenario.name, () =>
+        autocannon({
+          url: baseUrl,
+          connections: scenario.connections ?? CONNECTIONS,
+          duration: DURATION_SECONDS,
+          requests: perUser ? perUser[0]! : (prepared as Request[]),
+          // One client per user: connection i sends user i's requests.
+          ...(perUser && {
+            setupClient: (client: Client) => client.setRequests(perUser[nextClient++ % perUser.length]!),
+          }),
+        }),
+      ),
+    (done) => done.requests.total,
   );
   return {
     scenario: scenario.name,
     rps: Math.round(result.requests.average),
     p50_ms: result.latency.p50,
     p99_ms: result.latency.p99,
+    cpu_ms_per_request,
     non2xx: result.non2xx,
     errors: result.errors,
   };
@@ -49,7 +56,7 @@ if (wanted.length === 0 || wanted.includes('floor-64KiB')) {
 const station = await startBenchStation();
 try {
   for (const scenario of SCENARIOS.filter((s) => wanted.length === 0 || wanted.includes(s.name))) {
-    console.log(JSON.stringify(await runScenario(station.url, scenario)));
+    console.log(JSON.stringify(await runScenario(station.url, station.pid, scenario)));
   }
 } finally {
   await station.close();

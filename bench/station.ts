@@ -10,7 +10,7 @@ import { FakeSquid, type SquidFixture } from '../test/economy/squid-server.js';
 /** A whole station on loopback and temp directories, rate limiting lifted so the figures measure the service. */
 export async function startBenchStation(
   options: { fixture?: SquidFixture } = {},
-): Promise<{ url: string; home: string; close: () => Promise<void> }> {
+): Promise<{ url: string; home: string; pid: number; close: () => Promise<void> }> {
   const home = await mkdtemp(join(tmpdir(), 'station-bench-'));
   // The Ğ1 indexer is not reachable here: the test suite's local squid answers with its fixture.
   const squid = await FakeSquid.start(options.fixture);
@@ -30,6 +30,7 @@ export async function startBenchStation(
   return {
     url: station.url,
     home,
+    pid: process.pid,
     close: async () => {
       await station.close();
       await squid.close();
@@ -50,6 +51,7 @@ async function inOwnProcess(env: Record<string, string>, home: string, squid: Fa
   return {
     url,
     home,
+    pid: service.child.pid!,
     close: async () => {
       service.child.kill('SIGTERM');
       await service.exited;
