@@ -135,7 +135,7 @@ export async function buildApp(deps: AppDeps): Promise<StationApp> {
     // Cookie-looking files sent to /api/upload go to cookie intake, never to the drive.
     cookies: {
       looksLikeCookies: looksLikeNetscapeCookies,
-      accept: (user, staged) => app.cookies.accept(user, staged),
+      accept: (user, staged) => app.cookies.accept(user, staged, app.drive.staging),
     },
   });
   // Non-cookie files sent to /api/fileupload go to the drive, answered with UPassport's media fields.

@@ -86,6 +86,25 @@ export async function scanCookieStream(
   return scanner.result();
 }
 
+/**
+ * Scans a file held whole in memory (an upload staging kept: at most its sniff size), line by line as
+ * `readLines` splits them, without a promise per line.
+ */
+export function scanCookieBytes(bytes: Uint8Array, maxLineBytes = MAX_LINE_BYTES): CookieScan {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const scanner = new CookieScanner();
+  let lineNumber = 0;
+  for (let start = 0; start < buffer.length;) {
+    const newline = buffer.indexOf(0x0a, start);
+    const end = newline === -1 ? buffer.length : newline;
+    lineNumber += 1;
+    if (end - start > maxLineBytes) throw lineTooLong(lineNumber);
+    scanner.feed(buffer.toString('latin1', start, end));
+    start = end + 1;
+  }
+  return scanner.result();
+}
+
 /** Scans a file on disk (no symlink following); 404 when it is missing. */
 export async function scanCookieFile(path: string): Promise<CookieScan> {
   const handle = await openRegularNoFollow(path);

@@ -107,6 +107,8 @@ export class CookieScanner {
   private readonly domains = new Set<string>();
   private moreDomains = false;
   private earliestExpiry: number | null = null;
+  /** The last host column and its site: a file's lines mostly repeat one host, looked up once. */
+  private last: { column: string; site: string } | null = null;
 
   feed(rawLine: string): void {
     this.lineNumber += 1;
@@ -136,6 +138,17 @@ export class CookieScanner {
   }
 
   private cookie(hostColumn: string, expires: number): void {
+    const domain = this.last?.column === hostColumn ? this.last.site : this.siteOfColumn(hostColumn);
+    this.cookies += 1;
+    if (expires > 0 && (this.earliestExpiry === null || expires < this.earliestExpiry))
+      this.earliestExpiry = expires;
+    if (this.domains.has(domain)) return;
+    if (this.domains.size < MAX_TRACKED_DOMAINS) this.domains.add(domain);
+    else this.moreDomains = true;
+  }
+
+  /** The registrable domain of a host column; 400 when the column names no site. */
+  private siteOfColumn(hostColumn: string): string {
     const host = normaliseCookieHost(hostColumn);
     if (!host) {
       throw new InvalidInput(
@@ -150,12 +163,8 @@ export class CookieScanner {
         `Line ${this.lineNumber}: a cookie for a public suffix such as "${host}" belongs to no site.`,
       );
     }
-    this.cookies += 1;
-    if (expires > 0 && (this.earliestExpiry === null || expires < this.earliestExpiry))
-      this.earliestExpiry = expires;
-    if (this.domains.has(site.domain)) return;
-    if (this.domains.size < MAX_TRACKED_DOMAINS) this.domains.add(site.domain);
-    else this.moreDomains = true;
+    this.last = { column: hostColumn, site: site.domain };
+    return site.domain;
   }
 }
 

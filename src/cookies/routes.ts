@@ -86,7 +86,7 @@ export async function cookieRoutes(app: StationApp, options: CookieRoutesOptions
       });
       try {
         const { file, fields, owner } = upload;
-        if (looksLikeNetscapeCookies(file.head)) return await app.cookies.accept(owner.user, file);
+        if (looksLikeNetscapeCookies(file.head)) return await app.cookies.accept(owner.user, file, staging);
         // The cookie page sends this: a file picked there by mistake (a photo) must not be published.
         if (fields.cookie_only !== undefined) throw notACookieFile();
         return await options.nonCookie(request, { file, fields }, owner);

@@ -2,8 +2,7 @@ import { lstat, readdir, unlink, type FileHandle } from 'node:fs/promises';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import { localTimestamp, type Clock } from '../clock.js';
-import { moveFile } from '../fs/atomic.js';
-import type { StagedFile } from '../fs/staging.js';
+import type { StagedFile, StagingArea } from '../fs/staging.js';
 import { within } from '../fs/paths.js';
 import { InvalidInput, NotFound } from '../errors.js';
 import type { UserRecord } from '../identity/user-files.js';
@@ -13,6 +12,7 @@ import {
   domainOfFileName,
   NO_DOMAIN_FILE,
   openRegularNoFollow,
+  scanCookieBytes,
   scanCookieFile,
   scanCookieStream,
 } from './files.js';
@@ -56,23 +56,22 @@ export class CookieVault {
   constructor(private readonly deps: CookieVaultDeps) {}
 
   /**
-   * Takes a staged cookie file (moved into the user directory). 400 when it is not one.
-   * A file whose whole content staging kept in memory (`head`: the usual cookie file) is not read again.
+   * Takes a staged cookie file, moved into the user directory by the staging area it came from (mode 600:
+   * see `StagingArea.moveTo`). 400 when it is not one. A file whose whole content staging kept in memory
+   * (`head`: the usual cookie file) is not read again.
    */
   async accept(
     owner: Owner,
     staged: Pick<StagedFile, 'path' | 'size' | 'head'>,
+    from: Pick<StagingArea, 'moveTo'>,
   ): Promise<CookieUploadResponse> {
-    const sourcePath = staged.path;
     const scan =
-      staged.head.length === staged.size
-        ? await scanCookieStream([staged.head])
-        : await scanCookieFile(sourcePath);
+      staged.head.length === staged.size ? scanCookieBytes(staged.head) : await scanCookieFile(staged.path);
     const domain = this.singleDomain(scan);
     const userDir = this.deps.users.dirFor(owner.email);
     const fileName = cookieFileName(domain);
     const target = within(userDir, fileName);
-    await moveFile(sourcePath, target, 0o600);
+    await from.moveTo(staged, target);
     this.deps.logger?.info({ user: owner.email, domain, cookies: scan.cookies }, 'cookie file stored');
     const count = `${scan.cookies} cookie${scan.cookies === 1 ? '' : 's'}`;
     return {

@@ -1,7 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { readLines, scanCookieStream } from '../../src/cookies/files.js';
+import { readLines, scanCookieBytes, scanCookieStream } from '../../src/cookies/files.js';
 import { domainAndParents, normaliseCookieHost, siteOf } from '../../src/cookies/hosts.js';
 import { classifyLine, looksLikeNetscapeCookies, scanCookieText } from '../../src/cookies/netscape.js';
 import { StationError } from '../../src/errors.js';
@@ -188,5 +188,40 @@ describe('scanning whole files', () => {
     expect(scan).toMatchObject({ cookies: 2, domains: ['example.com'] });
     const lines = readLines(Readable.from([Buffer.alloc(100, 0x41)]), 50);
     await expect(lines.next()).rejects.toMatchObject({ code: 'COOKIE_LINE_TOO_LONG' });
+  });
+
+  it('scans a file held in memory exactly as the stream of its bytes, errors included', async () => {
+    const outcome = async (scan: () => unknown) => {
+      try {
+        return { scan: await scan() };
+      } catch (error) {
+        return { code: (error as StationError).code, message: (error as Error).message };
+      }
+    };
+    const hosts = ['.youtube.com', 'www.youtube.com', 'a.github.io', 'b.github.io', 'co.uk', 'bad..host'];
+    const texts = [
+      '',
+      '\n\n',
+      cookieFile([cookieLine('.youtube.com'), cookieLine('.youtube.com')]),
+      `\ufeff${cookieFile([cookieLine('.youtube.com')])}`.replace(/\n/g, '\r\n'),
+      cookieFile([cookieLine('a.example.com')]).slice(0, -1),
+      `x\n${'A'.repeat(100)}`,
+    ];
+    // Random files: the same host on consecutive lines (the scanner's remembered site), then another.
+    for (let i = 0; i < 200; i++) {
+      const lines = Array.from({ length: randomInt(1, 8) }, () =>
+        randomInt(10) === 0 ? 'not a cookie line' : cookieLine(hosts[randomInt(hosts.length)]!),
+      );
+      texts.push(cookieFile(lines));
+    }
+    for (const text of texts) {
+      const bytes = Buffer.from(text, 'utf8');
+      expect(await outcome(() => scanCookieBytes(bytes, 50 + 64))).toEqual(
+        await outcome(() => scanCookieStream(Readable.from([bytes]))),
+      );
+    }
+    expect(() => scanCookieBytes(Buffer.from(`# comment\n${'A'.repeat(100)}`), 50)).toThrow(
+      expect.objectContaining({ code: 'COOKIE_LINE_TOO_LONG', message: expect.stringContaining('Line 2') }),
+    );
   });
 });
