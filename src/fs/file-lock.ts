@@ -49,14 +49,21 @@ export class FileLocks {
   run<T>(lockPath: string, critical: () => Promise<T>): Promise<T> {
     return this.queued(lockPath, async () => {
       const { staleMs, updateMs, retries, onCompromised, makeParent } = this.options;
-      const release = await lockfile.lock(lockPath, {
-        ...(makeParent ? { fs: fsMakingParents } : {}),
-        realpath: false,
-        lockfilePath: lockPath,
-        stale: staleMs,
-        ...(updateMs === undefined ? {} : { update: updateMs }),
-        retries: { ...retries, factor: 1.2, randomize: true },
-        ...(onCompromised ? { onCompromised } : {}),
+      const lock = (attempts: lockfile.LockOptions['retries']) =>
+        lockfile.lock(lockPath, {
+          ...(makeParent ? { fs: fsMakingParents } : {}),
+          realpath: false,
+          lockfilePath: lockPath,
+          stale: staleMs,
+          ...(updateMs === undefined ? {} : { update: updateMs }),
+          retries: attempts,
+          ...(onCompromised ? { onCompromised } : {}),
+        });
+      // A free lock is taken at once; only one another process holds is waited for. The retrying attempt
+      // draws its whole schedule of waits up front (`retries` of them), which a free lock does not need.
+      const release = await lock(0).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ELOCKED') throw error;
+        return lock({ ...retries, factor: 1.2, randomize: true });
       });
       try {
         return await critical();

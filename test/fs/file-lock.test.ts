@@ -1,4 +1,4 @@
-import { mkdir, rm, stat, utimes } from 'node:fs/promises';
+import { mkdir, rm, rmdir, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileLocks } from '../../src/fs/file-lock.js';
@@ -71,5 +71,18 @@ describe('FileLocks', () => {
     // A fresh one: held by a live process.
     await mkdir(path);
     await expect(locks.run(path, async () => 'never')).rejects.toMatchObject({ code: 'ELOCKED' });
+  });
+
+  it('waits for a lock another process holds and takes it once released', async () => {
+    const locks = new FileLocks({ ...options, retries: { retries: 50, minTimeout: 5, maxTimeout: 10 } });
+    const path = join(dir.path, 'busy.lock');
+    await mkdir(path); // held by a live process
+    let ran = false;
+    const waiting = locks.run(path, async () => (ran = true));
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(ran).toBe(false);
+    await rmdir(path); // its holder is done
+    expect(await waiting).toBe(true);
+    await expect(stat(path)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });
