@@ -3,6 +3,7 @@ import { UnixFS } from 'ipfs-unixfs';
 import type { BufferImporter } from 'ipfs-unixfs-importer';
 import { CID } from 'multiformats/cid';
 import { sha256 } from 'multiformats/hashes/sha2';
+import { leafBlock, leafCid } from './file-leaves.js';
 
 /**
  * The importer's leaf builder, as Kubo makes leaves (dag-pb UnixFS `file` nodes, CIDv0), except that a
@@ -21,8 +22,15 @@ export const leanLeaves: BufferImporter = async function* (file, blockstore) {
   }
 };
 
-/** One chunk as Kubo stores it: a dag-pb node holding a UnixFS `file` with the data, addressed by CIDv0. */
+/**
+ * One chunk as Kubo stores it: a dag-pb node holding a UnixFS `file` with the data, addressed by CIDv0. The
+ * data is framed as file-leaves.ts does (one copy, hashed in place) rather than marshalled and encoded (two
+ * copies of every chunk); an empty chunk, which that framing does not cover, is encoded.
+ */
 export async function buildLeaf(data: Uint8Array): Promise<{ cid: CID; block: Uint8Array }> {
-  const block = dagPb.encode({ Data: new UnixFS({ type: 'file', data }).marshal(), Links: [] });
-  return { cid: CID.createV0(await sha256.digest(block)), block };
+  if (data.byteLength === 0) {
+    const block = dagPb.encode({ Data: new UnixFS({ type: 'file', data }).marshal(), Links: [] });
+    return { cid: CID.createV0(await sha256.digest(block)), block };
+  }
+  return { cid: leafCid(data), block: leafBlock(data) };
 }

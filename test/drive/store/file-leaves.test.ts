@@ -4,6 +4,7 @@ import { CID } from 'multiformats/cid';
 import { sha256 } from 'multiformats/hashes/sha2';
 import { describe, expect, it } from 'vitest';
 import { leafBlock, leafCid } from '../../../src/drive/store/file-leaves.js';
+import { buildLeaf } from '../../../src/drive/store/lean-leaves.js';
 
 /** A leaf as ipfs-unixfs-importer writes it for Kubo's defaults (dag-pb, CIDv0). */
 async function importerLeaf(data: Uint8Array): Promise<{ block: Uint8Array; cid: CID }> {
@@ -25,4 +26,15 @@ describe('file leaves framed in place', () => {
   it('are never empty (an empty leaf has no Data field)', () => {
     expect(() => leafCid(new Uint8Array(0))).toThrow(RangeError);
   });
+
+  it.each([0, 1, 128, 65_536, 262_144])(
+    'build the stored leaf of %i bytes as the importer does',
+    async (length) => {
+      const data = Buffer.alloc(length, 7);
+      const expected = await importerLeaf(data);
+      const built = await buildLeaf(data);
+      expect(Buffer.from(built.block).equals(Buffer.from(expected.block))).toBe(true);
+      expect(built.cid.toString()).toBe(expected.cid.toString());
+    },
+  );
 });
