@@ -1,4 +1,4 @@
-import { open, rm, truncate } from 'node:fs/promises';
+import { open, rm, truncate, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { StationError } from '../errors.js';
@@ -36,6 +36,8 @@ export interface LoadedDrive {
   torn: boolean;
   /** Files a batch was moving into the drive when the log ended: its change never came (see noteMoving). */
   moving: JournalRecord[] | null;
+  /** The log as noteMoving left it open for the change that follows in the same batch (see closeLog). */
+  log?: FileHandle | null;
 }
 
 /** The drives in use, by manifest path; parsed once, then followed through their log. */
@@ -102,35 +104,52 @@ export async function readManifest(path: string, owner: Owner, at: string): Prom
  * flushed: a process killed keeps what it wrote, and the change that follows is flushed with it.
  */
 export async function noteMoving(path: string, drive: LoadedDrive, records: JournalRecord[]): Promise<void> {
-  await append(path, drive, { moving: records }, false);
+  await append(path, drive, { moving: records }, { flush: false, keepOpen: true });
   drive.moving = records;
 }
 
 /** Appends one change to the log, flushed, then applies it to the state. Under the drive lock. */
 export async function commitChange(path: string, drive: LoadedDrive, change: DriveChange): Promise<void> {
-  await append(path, drive, { seq: drive.state.seq + 1, ...change }, true);
+  await append(path, drive, { seq: drive.state.seq + 1, ...change }, { flush: true, keepOpen: false });
   drive.state.apply(change);
   drive.state.seq += 1;
   drive.moving = null;
 }
 
-async function append(path: string, drive: LoadedDrive, record: LogRecord, flush: boolean): Promise<void> {
+/** Closes the log a batch's note left open when its change will not come (the batch failed). */
+export async function closeLog(drive: LoadedDrive): Promise<void> {
+  const handle = drive.log;
+  drive.log = null;
+  await handle?.close();
+}
+
+async function append(
+  path: string,
+  drive: LoadedDrive,
+  record: LogRecord,
+  options: { flush: boolean; keepOpen: boolean },
+): Promise<void> {
   const logPath = logPathOf(path);
   // A drive's first change: its owner is written down first, since no line of the log names it.
   if (drive.version === null && drive.state.seq === 0) await writeCheckpoint(path, drive);
   if (drive.torn) await truncate(logPath, drive.offset);
   drive.torn = false;
   const line = utf8.encode(`${JSON.stringify(record)}\n`);
-  const handle = await open(logPath, 'a', 0o644);
+  // A batch's note and its change share one opening of the log: opened in append mode, it writes at its end.
+  const handle = drive.log ?? (await open(logPath, 'a', 0o644));
+  drive.log = null;
+  let kept = false;
   try {
     await handle.write(line);
-    if (flush) await handle.datasync();
+    if (options.flush) await handle.datasync();
+    kept = options.keepOpen;
   } catch (error) {
     // The caller is told the change failed: it must not come back at the next read.
     await truncate(logPath, drive.offset).catch(() => loaded.delete(path));
     throw error;
   } finally {
-    await handle.close();
+    if (kept) drive.log = handle;
+    else await handle.close();
   }
   drive.offset += line.length;
 }

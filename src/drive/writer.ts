@@ -16,7 +16,7 @@ import {
   type PlacementOutcome,
 } from './placement.js';
 import type { ManifestEntry } from './manifest.js';
-import { noteMoving, type LoadedDrive } from './manifest-log.js';
+import { closeLog, noteMoving, type LoadedDrive } from './manifest-log.js';
 import { loadSettled, publishChange, unpinQuietly, type DriveStore, type PublishContext } from './publish.js';
 import { wrapFile } from './root.js';
 import { QuotaExceededError } from './quota.js';
@@ -107,6 +107,7 @@ export class DriveWriter {
       for (const outcome of outcomes)
         if (outcome?.ok && outcome.result.existing) outcome.result.rootCid = rootCid;
     } catch (error) {
+      await closeLog(drive).catch(() => undefined);
       // The manifest was not written: the callers get an error, so the files must not appear later either.
       for (const { index, moved } of accepted) {
         await rm(moved.record.final, { force: true });

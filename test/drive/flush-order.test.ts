@@ -1,3 +1,4 @@
+import { readdir, readlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDriveAt } from './drive-on-disk.js';
@@ -33,5 +34,32 @@ describe('a drive publication and the content store’s flush', () => {
     expect(listedAtFlush).toEqual([false]);
     const manifest = await readDriveManifest(dirname(manifestPath));
     expect(manifest.files.map((f) => f.path)).toContain(added.entry.path);
+  });
+
+  it('closes the log a batch opened for its note when its publication fails, and the next upload works', async () => {
+    const dir = await tempDir('flush-order-');
+    const { store, drive } = await openDriveAt(dir.path);
+    cleanup = async () => {
+      await store.close();
+      await dir.cleanup();
+    };
+    const user = { email: 'fails@example.org', hex: 'ce'.repeat(32), npub: '', g1pub: null, gps: null };
+    await drive.addStream(user, 'first.txt', once_(Buffer.from('first')), { kind: 'cli' });
+    const openLogs = async () => {
+      const fds = await readdir('/proc/self/fd');
+      const targets = await Promise.all(fds.map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
+      return targets.filter((target) => target.endsWith('.manifest.log')).length;
+    };
+    const flush = store.flush.bind(store);
+    store.flush = () => Promise.reject(new Error('disk gone'));
+    await expect(
+      drive.addStream(user, 'second.txt', once_(Buffer.from('second')), { kind: 'cli' }),
+    ).rejects.toThrow('disk gone');
+    expect(await openLogs()).toBe(0);
+    store.flush = flush;
+    const third = await drive.addStream(user, 'third.txt', once_(Buffer.from('third')), { kind: 'cli' });
+    const manifest = await readDriveManifest(drive.driveDir(user));
+    expect(manifest.files.map((f) => f.name)).toEqual(['first.txt', third.entry.name]);
+    expect(await openLogs()).toBe(0);
   });
 });
