@@ -9,14 +9,13 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import autocannon, { type Client } from 'autocannon';
-import { withCpuPerRequest } from './cpu.js';
+import type { Client } from 'autocannon';
+import { measuredRun } from './cpu.js';
 import { measureFloor } from './floor.js';
 import { healthRps } from './health.js';
 import { nip19, type EventTemplate } from 'nostr-tools';
 import { initNostrWasm } from 'nostr-wasm';
 import { register } from './scenarios.js';
-import { profiled } from './profile.js';
 import { startBenchStation } from './station.js';
 
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 10);
@@ -130,50 +129,43 @@ async function runUploads(baseUrl: string, pid: number, scenario: UploadScenario
 
   let nextClient = 0;
   const statuses = new Map<number, number>();
-  const { result, cpu_ms_per_request } = await withCpuPerRequest(
-    pid,
-    () =>
-      profiled(scenario.name, () =>
-        autocannon({
-          url: baseUrl,
-          connections,
-          // `amount` ignores the duration; `maxConnectionRequests` ends a connection once its tokens are spent.
-          ...(scenario.untilSpent
-            ? { amount: perConnection * connections }
-            : { duration: DURATION_SECONDS, maxConnectionRequests: perConnection }),
-          timeout: 120,
-          // Replaced per connection below; never sent.
-          requests: [{ method: 'PUT', path: '/upload' }],
-          setupClient: (client: Client) => {
-            const connection = nextClient++ % queues.length;
-            const queue = queues[connection]!;
-            client.on('response', (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1));
-            client.setRequests([
-              {
-                method: 'PUT',
-                path: '/upload',
-                setupRequest: (request) => {
-                  // Never past the end: each connection stops after `perConnection` requests.
-                  const next = queue[used[connection]!++]!;
-                  // autocannon copies the body into its request buffer right away: one buffer serves every upload.
-                  body.writeBigUInt64BE(BigInt(next.number), size - TAIL);
-                  return {
-                    ...request,
-                    headers: {
-                      ...request.headers,
-                      authorization: next.authorization,
-                      'content-type': 'application/octet-stream',
-                    },
-                    body,
-                  };
-                },
+  const { result, cpu_ms_per_request } = await measuredRun(scenario.name, pid, {
+    url: baseUrl,
+    connections,
+    // `amount` ignores the duration; `maxConnectionRequests` ends a connection once its tokens are spent.
+    ...(scenario.untilSpent
+      ? { amount: perConnection * connections }
+      : { duration: DURATION_SECONDS, maxConnectionRequests: perConnection }),
+    timeout: 120,
+    // Replaced per connection below; never sent.
+    requests: [{ method: 'PUT', path: '/upload' }],
+    setupClient: (client: Client) => {
+      const connection = nextClient++ % queues.length;
+      const queue = queues[connection]!;
+      client.on('response', (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1));
+      client.setRequests([
+        {
+          method: 'PUT',
+          path: '/upload',
+          setupRequest: (request) => {
+            // Never past the end: each connection stops after `perConnection` requests.
+            const next = queue[used[connection]!++]!;
+            // autocannon copies the body into its request buffer right away: one buffer serves every upload.
+            body.writeBigUInt64BE(BigInt(next.number), size - TAIL);
+            return {
+              ...request,
+              headers: {
+                ...request.headers,
+                authorization: next.authorization,
+                'content-type': 'application/octet-stream',
               },
-            ]);
+              body,
+            };
           },
-        }),
-      ),
-    (done) => done.requests.total,
-  );
+        },
+      ]);
+    },
+  });
   const stored = (statuses.get(201) ?? 0) + (statuses.get(200) ?? 0);
   return {
     rps: Math.round(result.requests.average),

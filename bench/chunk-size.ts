@@ -6,36 +6,20 @@
  * CPU time of this process, blocks written and the root CID; whether the 256 KiB root equals `ipfs_cid`'s.
  * Run: `node --import tsx bench/chunk-size.ts` (`CHUNK_BENCH_RUNS`, default 3, runs of each, alternated).
  */
-import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { importFile } from 'ipfs-unixfs-importer';
 import { fixedSize } from 'ipfs-unixfs-importer/chunker';
 import type { CID } from 'multiformats/cid';
 import { placedLeaves } from '../src/drive/store/file-leaves.js';
+import { makeFile, referenceReaders } from './large-file.js';
 
-const run = promisify(execFile);
 const MiB = 1024 * 1024;
 const SIZE = Number(process.env.CHUNK_BENCH_MB ?? 1024) * MiB;
 const RUNS = Number(process.env.CHUNK_BENCH_RUNS ?? 3);
 const LEAVES = { '256KiB': 256 * 1024, '1MiB': MiB } as const;
-
-async function makeFile(path: string): Promise<void> {
-  const handle = await open(path, 'w');
-  try {
-    const chunk = randomBytes(4 * MiB);
-    for (let written = 0; written < SIZE; written += chunk.length) {
-      chunk.writeUInt32BE(written / chunk.length);
-      await handle.write(chunk, 0, Math.min(chunk.length, SIZE - written));
-    }
-  } finally {
-    await handle.close();
-  }
-}
 
 /** As importFileAt does for a large file, with `chunkSize` leaves; inner nodes kept in memory (a few KB). */
 async function importWith(path: string, chunkSize: number) {
@@ -66,22 +50,13 @@ async function importWith(path: string, chunkSize: number) {
   };
 }
 
-async function timedCommand(command: string, path: string): Promise<{ wall_s: number; output: string }> {
-  const start = performance.now();
-  const { stdout } = await run(command, [path], { maxBuffer: 1024 * 1024 });
-  return { wall_s: Math.round(performance.now() - start) / 1000, output: stdout };
-}
-
 const file = join(tmpdir(), `chunk-size-${process.pid}.bin`);
-await makeFile(file);
+await makeFile(file, SIZE);
 try {
-  // Read once first, so that every reader finds the file in the page cache alike.
-  await run('cat', [file, '/dev/null']).catch(() => undefined);
-  const ipfsCid = await timedCommand('ipfs_cid', file);
-  const kuboCid = (JSON.parse(ipfsCid.output) as { CIDv0: string }).CIDv0;
-  const sha256sum = await timedCommand('sha256sum', file);
+  const { ipfsCid, sha256sum } = await referenceReaders(file);
+  const kuboCid = ipfsCid.value;
   console.log(
-    JSON.stringify({ size_mb: SIZE / MiB, ipfs_cid_s: ipfsCid.wall_s, sha256sum_s: sha256sum.wall_s }),
+    JSON.stringify({ size_mb: SIZE / MiB, ipfs_cid_s: ipfsCid.seconds, sha256sum_s: sha256sum.seconds }),
   );
   for (let i = 0; i < RUNS; i++) {
     for (const [leaf, chunkSize] of Object.entries(LEAVES)) {

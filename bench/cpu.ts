@@ -1,4 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import autocannon, { type Options, type Result } from 'autocannon';
+import { profiled } from './profile.js';
 
 /** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ: 100 on Linux). */
 const TICKS_PER_SECOND = 100;
@@ -8,7 +10,7 @@ const TICKS_PER_SECOND = 100;
  * the process `pid` (BENCH_SERVER=process, read from /proc). CPU per request is steadier than requests per
  * second on a shared machine: it does not count the time the machine gave to someone else.
  */
-export async function cpuMs(pid?: number): Promise<number> {
+async function cpuMs(pid?: number): Promise<number> {
   if (pid === undefined || pid === process.pid) {
     const used = process.cpuUsage();
     return (used.user + used.system) / 1000;
@@ -19,14 +21,18 @@ export async function cpuMs(pid?: number): Promise<number> {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
 }
 
-/** `measure`'s result with the CPU milliseconds per request it cost, `requests` being how many it made. */
-export async function withCpuPerRequest<T>(
+/**
+ * One autocannon run named `name` (profiled when BENCH_CPU_PROFILE asks), with the CPU milliseconds per
+ * request the station's process `pid` used meanwhile.
+ */
+export async function measuredRun(
+  name: string,
   pid: number | undefined,
-  measure: () => Promise<T>,
-  requests: (result: T) => number,
-): Promise<{ result: T; cpu_ms_per_request: number }> {
+  options: Options,
+): Promise<{ result: Result; cpu_ms_per_request: number }> {
   const before = await cpuMs(pid);
-  const result = await measure();
+  const result = await profiled(name, () => autocannon(options));
   const used = (await cpuMs(pid)) - before;
-  return { result, cpu_ms_per_request: Math.round((used / Math.max(1, requests(result))) * 100) / 100 };
+  const requests = Math.max(1, result.requests.total);
+  return { result, cpu_ms_per_request: Math.round((used / requests) * 100) / 100 };
 }

@@ -10,9 +10,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, open, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import Fastify from 'fastify';
-import { withCpuPerRequest } from './cpu.js';
+import { measuredRun } from './cpu.js';
 import { healthRps } from './health.js';
 
 async function startFloor(dir: string) {
@@ -50,26 +49,21 @@ export async function measureFloor(size: number, connections: number, seconds: n
     const health_rps = await healthRps(floor.url, connections);
     const body = randomBytes(size);
     let number = 0;
-    const { result, cpu_ms_per_request } = await withCpuPerRequest(
-      undefined,
-      () =>
-        autocannon({
-          url: floor.url,
-          connections,
-          duration: seconds,
-          requests: [
-            {
-              method: 'PUT',
-              path: '/upload',
-              setupRequest: (request) => {
-                body.writeBigUInt64BE(BigInt(number++), size - 8);
-                return { ...request, headers: { 'content-type': 'application/octet-stream' }, body };
-              },
-            },
-          ],
-        }),
-      (done) => done.requests.total,
-    );
+    const { result, cpu_ms_per_request } = await measuredRun(`floor-${size / 1024}KiB`, undefined, {
+      url: floor.url,
+      connections,
+      duration: seconds,
+      requests: [
+        {
+          method: 'PUT',
+          path: '/upload',
+          setupRequest: (request) => {
+            body.writeBigUInt64BE(BigInt(number++), size - 8);
+            return { ...request, headers: { 'content-type': 'application/octet-stream' }, body };
+          },
+        },
+      ],
+    });
     return {
       rps: Math.round(result.requests.average),
       p50_ms: result.latency.p50,

@@ -5,42 +5,20 @@
  * the station process's peak RSS growth during the upload; `/health` for 5 s (50 connections) in the same run.
  * Run: `npm run bench:large`.
  */
-import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { promisify } from 'node:util';
 import { healthRps } from './health.js';
+import { makeFile, referenceReaders, timed } from './large-file.js';
 import { finalizeEvent, nip19 } from 'nostr-tools';
 import { register } from './scenarios.js';
 import { startBenchStation } from './station.js';
 
-const run = promisify(execFile);
 const MiB = 1024 * 1024;
 const SIZE = Number(process.env.LARGE_UPLOAD_MB ?? 1024) * MiB;
-
-async function timed<T>(work: () => Promise<T>): Promise<{ seconds: number; value: T }> {
-  const start = performance.now();
-  const value = await work();
-  return { seconds: Math.round((performance.now() - start) / 10) / 100, value };
-}
-
-async function makeFile(path: string): Promise<void> {
-  const handle = await open(path, 'w');
-  try {
-    const chunk = randomBytes(4 * MiB);
-    for (let written = 0; written < SIZE; written += chunk.length) {
-      chunk.writeUInt32BE(written / chunk.length);
-      await handle.write(chunk, 0, Math.min(chunk.length, SIZE - written));
-    }
-  } finally {
-    await handle.close();
-  }
-}
 
 function blossomToken(secretKey: Uint8Array, sha256: string): string {
   const now = Math.floor(Date.now() / 1000);
@@ -71,14 +49,9 @@ async function put(
 }
 
 const file = join(tmpdir(), `large-upload-${process.pid}.bin`);
-await makeFile(file);
+await makeFile(file, SIZE);
 try {
-  // Read once before timing anything, so every reader finds the file in the page cache alike.
-  await run('cat', [file, '/dev/null']).catch(() => undefined);
-  const ipfsCid = await timed(() =>
-    run('ipfs_cid', [file]).then(({ stdout }) => (JSON.parse(stdout) as { CIDv0: string }).CIDv0),
-  );
-  const sha256sum = await timed(() => run('sha256sum', [file]).then(({ stdout }) => stdout.split(' ')[0]!));
+  const { ipfsCid, sha256sum } = await referenceReaders(file);
   const station = await startBenchStation();
   try {
     const health_rps = await healthRps(station.url);

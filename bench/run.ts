@@ -5,10 +5,9 @@
  * (first, with the others or when named) is bench/floor.ts: a bare app's durable upload, the yardstick for
  * the upload scenarios.
  */
-import autocannon, { type Client, type Request } from 'autocannon';
-import { withCpuPerRequest } from './cpu.js';
+import type { Client, Request } from 'autocannon';
+import { measuredRun } from './cpu.js';
 import { measureFloor } from './floor.js';
-import { profiled } from './profile.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
 import { startBenchStation } from './station.js';
 
@@ -19,23 +18,16 @@ async function runScenario(baseUrl: string, pid: number, scenario: Scenario) {
   const prepared = await scenario.prepare(baseUrl);
   const perUser = 'perUser' in prepared ? prepared.perUser : null;
   let nextClient = 0;
-  const { result, cpu_ms_per_request } = await withCpuPerRequest(
-    pid,
-    () =>
-      profiled(scenario.name, () =>
-        autocannon({
-          url: baseUrl,
-          connections: scenario.connections ?? CONNECTIONS,
-          duration: DURATION_SECONDS,
-          requests: perUser ? perUser[0]! : (prepared as Request[]),
-          // One client per user: connection i sends user i's requests.
-          ...(perUser && {
-            setupClient: (client: Client) => client.setRequests(perUser[nextClient++ % perUser.length]!),
-          }),
-        }),
-      ),
-    (done) => done.requests.total,
-  );
+  const { result, cpu_ms_per_request } = await measuredRun(scenario.name, pid, {
+    url: baseUrl,
+    connections: scenario.connections ?? CONNECTIONS,
+    duration: DURATION_SECONDS,
+    requests: perUser ? perUser[0]! : (prepared as Request[]),
+    // One client per user: connection i sends user i's requests.
+    ...(perUser && {
+      setupClient: (client: Client) => client.setRequests(perUser[nextClient++ % perUser.length]!),
+    }),
+  });
   return {
     scenario: scenario.name,
     rps: Math.round(result.requests.average),

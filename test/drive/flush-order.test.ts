@@ -12,13 +12,19 @@ describe('a drive publication and the content store’s flush', () => {
     await cleanup?.();
   });
 
-  it('flushes the store before the manifest names the new file, never after', async () => {
+  /** A drive service and its embedded store on a temp folder, closed and removed after the test. */
+  async function openDrive() {
     const dir = await tempDir('flush-order-');
-    const { store, drive } = await openDriveAt(dir.path);
+    const opened = await openDriveAt(dir.path);
     cleanup = async () => {
-      await store.close();
+      await opened.store.close();
       await dir.cleanup();
     };
+    return opened;
+  }
+
+  it('flushes the store before the manifest names the new file, never after', async () => {
+    const { store, drive } = await openDrive();
     const user = { email: 'flush@example.org', hex: 'cd'.repeat(32), npub: '', g1pub: null, gps: null };
     const manifestPath = join(drive.driveDir(user), 'manifest.json');
     const listedAtFlush: boolean[] = [];
@@ -37,12 +43,7 @@ describe('a drive publication and the content store’s flush', () => {
   });
 
   it('closes the log a batch opened for its note when its publication fails, and the next upload works', async () => {
-    const dir = await tempDir('flush-order-');
-    const { store, drive } = await openDriveAt(dir.path);
-    cleanup = async () => {
-      await store.close();
-      await dir.cleanup();
-    };
+    const { store, drive } = await openDrive();
     const user = { email: 'fails@example.org', hex: 'ce'.repeat(32), npub: '', g1pub: null, gps: null };
     await drive.addStream(user, 'first.txt', once_(Buffer.from('first')), { kind: 'cli' });
     const openLogs = async () => {
