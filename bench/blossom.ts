@@ -183,9 +183,12 @@ async function runUploads(baseUrl: string, pid: number, scenario: UploadScenario
 }
 
 const wanted = process.argv.slice(2);
+let removeFloorFiles = async () => {};
 if (wanted.length === 0 || wanted.includes('floor-64KiB')) {
-  const { health_rps, ...floor } = await measureFloor(64 * KiB, CONNECTIONS, DURATION_SECONDS);
-  console.log(JSON.stringify({ scenario: 'floor-64KiB', ...floor, health_rps, connections: CONNECTIONS }));
+  const floor = await measureFloor(64 * KiB, CONNECTIONS, DURATION_SECONDS);
+  removeFloorFiles = floor.removeFiles;
+  const { health_rps, ...figures } = floor.figures;
+  console.log(JSON.stringify({ scenario: 'floor-64KiB', ...figures, health_rps, connections: CONNECTIONS }));
 }
 const station = await startBenchStation();
 try {
@@ -200,4 +203,5 @@ try {
   }
 } finally {
   await station.close();
+  await removeFloorFiles();
 }

@@ -41,10 +41,17 @@ async function startFloor(dir: string) {
   return { url: await app.listen({ host: '127.0.0.1', port: 0 }), close: () => app.close() };
 }
 
-/** The floor's `/health` and its 64 KiB uploads (distinct bodies) over `seconds` at `connections`. */
+/**
+ * The floor's `/health` and its 64 KiB uploads (distinct bodies) over `seconds` at `connections`.
+ * `removeFiles` deletes what the floor wrote: call it once the station's scenarios are done. On this
+ * machine's ext4, which has no journal, every new file is given an inode after a scan past the inodes freed
+ * in the last 30 seconds or so (the kernel's `recently_deleted`); deleting the floor's ~20,000 files just
+ * before the station's scenarios made each of their new files cost up to a millisecond more (README, "Writes").
+ */
 export async function measureFloor(size: number, connections: number, seconds: number) {
   const dir = await mkdtemp(join(tmpdir(), 'bench-floor-'));
   const floor = await startFloor(dir);
+  const removeFiles = () => rm(dir, { recursive: true, force: true });
   try {
     const health_rps = await healthRps(floor.url, connections);
     const body = randomBytes(size);
@@ -64,7 +71,7 @@ export async function measureFloor(size: number, connections: number, seconds: n
         },
       ],
     });
-    return {
+    const figures = {
       rps: Math.round(result.requests.average),
       p50_ms: result.latency.p50,
       p99_ms: result.latency.p99,
@@ -73,8 +80,11 @@ export async function measureFloor(size: number, connections: number, seconds: n
       errors: result.errors,
       health_rps,
     };
+    return { figures, removeFiles };
+  } catch (error) {
+    await removeFiles();
+    throw error;
   } finally {
     await floor.close();
-    await rm(dir, { recursive: true, force: true });
   }
 }

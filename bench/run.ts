@@ -40,10 +40,12 @@ async function runScenario(baseUrl: string, pid: number, scenario: Scenario) {
 }
 
 const wanted = process.argv.slice(2);
+let removeFloorFiles = async () => {};
 if (wanted.length === 0 || wanted.includes('floor-64KiB')) {
   // The least a durable 64 KiB upload costs on this machine (bench/floor.ts), beside the upload scenarios.
   const floor = await measureFloor(64 * 1024, 50, DURATION_SECONDS);
-  console.log(JSON.stringify({ scenario: 'floor-64KiB', ...floor, connections: 50 }));
+  removeFloorFiles = floor.removeFiles;
+  console.log(JSON.stringify({ scenario: 'floor-64KiB', ...floor.figures, connections: 50 }));
 }
 const station = await startBenchStation();
 try {
@@ -52,4 +54,5 @@ try {
   }
 } finally {
   await station.close();
+  await removeFloorFiles();
 }

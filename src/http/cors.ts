@@ -90,22 +90,21 @@ export async function registerCors(app: FastifyInstance): Promise<void> {
     // A preflight without Origin is nobody's browser: answered like any other, never with a text/plain 400.
     strictPreflight: false,
   } satisfies FastifyCorsOptions;
+  // The two answers that do not depend on the caller, made once.
+  const nostrClients: FastifyCorsOptions = {
+    ...shared,
+    origin: '*',
+    methods: ['GET', 'HEAD', 'PUT', 'DELETE', 'POST'],
+    allowedHeaders: NOSTR_CLIENT_HEADERS,
+    exposedHeaders: NOSTR_CLIENT_EXPOSED,
+    maxAge: 86_400,
+  };
+  const publicReads: FastifyCorsOptions = { ...shared, origin: '*', methods: ['GET', 'HEAD', 'POST'] };
   await app.register(cors, {
     hook: 'onRequest',
     delegator: (request, callback) => {
-      if (isNostrClientPath(request.url)) {
-        return callback(null, {
-          ...shared,
-          origin: '*',
-          methods: ['GET', 'HEAD', 'PUT', 'DELETE', 'POST'],
-          allowedHeaders: NOSTR_CLIENT_HEADERS,
-          exposedHeaders: NOSTR_CLIENT_EXPOSED,
-          maxAge: 86_400,
-        });
-      }
-      if (isPublicRead(request)) {
-        return callback(null, { ...shared, origin: '*', methods: ['GET', 'HEAD', 'POST'] });
-      }
+      if (isNostrClientPath(request.url)) return callback(null, nostrClients);
+      if (isPublicRead(request)) return callback(null, publicReads);
       const origin = request.headers.origin;
       const own =
         origin !== undefined &&

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import type { Config } from '../config/config.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
@@ -60,13 +61,20 @@ export function connectSources(
 ): (string | ((req: IncomingMessage) => string))[] {
   const derived = new WeakMap<IncomingMessage, string>();
   const fixed = relaySources(config, app.relay.url);
+  // The form for each scheme and host a page was asked under ('' when it adds nothing), worked out once
+  // instead of parsing the relay's URL for every request. The host is the client's to write: bounded.
+  const forms = new LRUCache<string, { form: string }>({ max: 256 });
   // Fastify knows the page's scheme and host through TRUSTED_PROXIES; helmet only sees the raw request.
   app.addHook('onRequest', async (request) => {
-    const form = browserRelaySource(app.relay.url, {
-      protocol: request.protocol,
-      hostname: request.hostname,
-    });
-    if (form && !fixed.includes(form)) derived.set(request.raw, form);
+    const page = { protocol: request.protocol, hostname: request.hostname };
+    const key = `${page.protocol} ${page.hostname} ${app.relay.url}`;
+    let known = forms.get(key);
+    if (!known) {
+      const form = browserRelaySource(app.relay.url, page);
+      known = { form: form && !fixed.includes(form) ? form : '' };
+      forms.set(key, known);
+    }
+    if (known.form) derived.set(request.raw, known.form);
   });
   return ["'self'", ...fixed, (req) => derived.get(req) ?? ''];
 }

@@ -1,8 +1,8 @@
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config/config.js';
 import { connectSources } from './csp.js';
+import { securityHeaders } from './security-headers.js';
 import { trustedAddresses } from './trusted.js';
 
 /**
@@ -12,7 +12,7 @@ import { trustedAddresses } from './trusted.js';
  * sending the header. Limits are counted per process; a PM2 cluster of N workers allows up to N times more.
  */
 export async function registerProtection(app: FastifyInstance, config: Config): Promise<void> {
-  // Before helmet's own onRequest hook, which writes the header.
+  // Its hook runs before the security headers' own, which write the policy.
   const connectSrc = connectSources(app, config);
   const trusted = trustedAddresses(config.trustedIps);
   await app.register(rateLimit, {
@@ -26,7 +26,7 @@ export async function registerProtection(app: FastifyInstance, config: Config): 
       message: `Too many requests from this address: at most ${context.max} per ${config.rateLimit.windowSeconds} s; retry in ${Math.ceil(context.ttl / 1000)} s.`,
     }),
   });
-  await app.register(helmet, {
+  securityHeaders(app, {
     contentSecurityPolicy: {
       useDefaults: true,
       directives: {

@@ -47,6 +47,18 @@ describe('Content-Security-Policy connect-src', () => {
     );
     expect(proxied).toContain(`wss://station.example:${relay.port}`);
     expect(wildcard(proxied)).toEqual([]);
+    // Each host keeps its own form, asked in any order (the forms are remembered per scheme and host).
+    const other = await connectSrc('/nostr', { host: 'other.example' }, '192.0.2.10');
+    expect(other).toContain(`ws://other.example:${relay.port}`);
+    expect(other).not.toContain(`wss://station.example:${relay.port}`);
+    const again = await connectSrc(
+      '/nostr',
+      { host: 'station.example', 'x-forwarded-proto': 'https' },
+      '192.0.2.10',
+    );
+    expect(again).toContain(`wss://station.example:${relay.port}`);
+    expect(again).not.toContain(`ws://other.example:${relay.port}`);
+    expect(await connectSrc('/nostr')).not.toContain(`ws://other.example:${relay.port}`);
   });
 
   it('never lets a Host header write into the policy', async () => {
