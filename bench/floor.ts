@@ -46,7 +46,8 @@ async function startFloor(dir: string) {
  * `removeFiles` deletes what the floor wrote: call it once the station's scenarios are done. On this
  * machine's ext4, which has no journal, every new file is given an inode after a scan past the inodes freed
  * in the last 30 seconds or so (the kernel's `recently_deleted`); deleting the floor's ~20,000 files just
- * before the station's scenarios made each of their new files cost up to a millisecond more (README, "Writes").
+ * before the station's scenarios could make each of their new files cost up to a millisecond more (README,
+ * "Writes").
  */
 export async function measureFloor(size: number, connections: number, seconds: number) {
   const dir = await mkdtemp(join(tmpdir(), 'bench-floor-'));
