@@ -190,7 +190,10 @@ if (wanted.length === 0 || wanted.includes('floor-64KiB')) {
   const { health_rps, ...figures } = floor.figures;
   console.log(JSON.stringify({ scenario: 'floor-64KiB', ...figures, health_rps, connections: CONNECTIONS }));
 }
-const station = await startBenchStation();
+const station = await startBenchStation().catch(async (error: unknown) => {
+  await removeFloorFiles();
+  throw error;
+});
 try {
   for (const scenario of SCENARIOS.filter((s) => wanted.length === 0 || wanted.includes(s.name))) {
     const health_rps = await healthRps(station.url, CONNECTIONS);

@@ -47,7 +47,10 @@ if (wanted.length === 0 || wanted.includes('floor-64KiB')) {
   removeFloorFiles = floor.removeFiles;
   console.log(JSON.stringify({ scenario: 'floor-64KiB', ...floor.figures, connections: 50 }));
 }
-const station = await startBenchStation();
+const station = await startBenchStation().catch(async (error: unknown) => {
+  await removeFloorFiles();
+  throw error;
+});
 try {
   for (const scenario of SCENARIOS.filter((s) => wanted.length === 0 || wanted.includes(s.name))) {
     console.log(JSON.stringify(await runScenario(station.url, station.pid, scenario)));

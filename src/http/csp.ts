@@ -63,18 +63,18 @@ export function connectSources(
   const fixed = relaySources(config, app.relay.url);
   // The form for each scheme and host a page was asked under ('' when it adds nothing), worked out once
   // instead of parsing the relay's URL for every request. The host is the client's to write: bounded.
-  const forms = new LRUCache<string, { form: string }>({ max: 256 });
+  const forms = new LRUCache<string, string>({ max: 256 });
   // Fastify knows the page's scheme and host through TRUSTED_PROXIES; helmet only sees the raw request.
   app.addHook('onRequest', async (request) => {
     const page = { protocol: request.protocol, hostname: request.hostname };
-    const key = `${page.protocol} ${page.hostname} ${app.relay.url}`;
-    let known = forms.get(key);
-    if (!known) {
-      const form = browserRelaySource(app.relay.url, page);
-      known = { form: form && !fixed.includes(form) ? form : '' };
-      forms.set(key, known);
+    const key = `${page.protocol} ${page.hostname}`;
+    let form = forms.get(key);
+    if (form === undefined) {
+      const derivedForm = browserRelaySource(app.relay.url, page);
+      form = derivedForm && !fixed.includes(derivedForm) ? derivedForm : '';
+      forms.set(key, form);
     }
-    if (known.form) derived.set(request.raw, known.form);
+    if (form) derived.set(request.raw, form);
   });
   return ["'self'", ...fixed, (req) => derived.get(req) ?? ''];
 }
