@@ -1,4 +1,4 @@
-import type { DriveLocks } from './lock.js';
+import type { DriveLocks, Tenure } from './lock.js';
 import type { DriveFileResult, Placement, PlacementOutcome } from './writer.js';
 
 interface Waiting {
@@ -21,7 +21,7 @@ export class GroupCommits {
   place(
     driveDir: string,
     placement: Placement,
-    apply: (batch: Placement[]) => Promise<PlacementOutcome[]>,
+    apply: (batch: Placement[], tenure: Tenure) => Promise<PlacementOutcome[]>,
   ): Promise<DriveFileResult> {
     return new Promise((resolve, reject) => {
       const waiting = { placement, resolve, reject };
@@ -36,10 +36,13 @@ export class GroupCommits {
         if (this.queues.get(driveDir) === batch) this.queues.delete(driveDir);
       };
       this.locks
-        .run(driveDir, async () => {
+        .run(driveDir, async (tenure) => {
           // The batch closes when the lock is ours: whatever arrived while it was being taken is in it.
           close();
-          const outcomes = await apply(batch.map((w) => w.placement));
+          const outcomes = await apply(
+            batch.map((w) => w.placement),
+            tenure,
+          );
           batch.forEach((w, i) => {
             const outcome = outcomes[i];
             if (outcome?.ok) w.resolve(outcome.result);

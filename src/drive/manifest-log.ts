@@ -5,6 +5,7 @@ import { StationError } from '../errors.js';
 import type { DriveState, DriveChange } from './drive-state.js';
 import type { JournalRecord } from './journal.js';
 import type { Manifest } from './manifest.js';
+import type { Tenure } from './lock.js';
 import {
   readCheckpoint,
   readLog,
@@ -38,6 +39,8 @@ export interface LoadedDrive {
   moving: JournalRecord[] | null;
   /** The log as noteMoving left it open for the change that follows in the same batch (see closeLog). */
   log?: FileHandle | null;
+  /** The drive lock's holding (lock.ts) in which this state was last read from disk or written. */
+  tenure?: Tenure;
 }
 
 /** The drives in use, by manifest path; parsed once, then followed through their log. */
@@ -48,9 +51,17 @@ const utf8 = new TextEncoder();
 
 /**
  * The drive's live state: checkpoint plus log, read again only where either changed. Not a copy: change it
- * only through `commitChange`, with the drive lock held.
+ * only through `commitChange`, with the drive lock held. A writer passes its `tenure`: while this process
+ * holds the lock without a break, no other process changes the drive, so the state is not checked again.
  */
-export async function loadDrive(path: string, owner: Owner, at: string): Promise<LoadedDrive> {
+export async function loadDrive(
+  path: string,
+  owner: Owner,
+  at: string,
+  tenure?: Tenure,
+): Promise<LoadedDrive> {
+  const known = loaded.get(path);
+  if (tenure !== undefined && known?.tenure === tenure) return known;
   for (let attempt = 0; attempt < 3; attempt++) {
     const version = await versionOf(path);
     let drive = loaded.get(path);
@@ -79,6 +90,7 @@ export async function loadDrive(path: string, owner: Owner, at: string): Promise
     }
     drive.offset += log.consumed;
     drive.torn = log.torn;
+    if (tenure !== undefined) drive.tenure = tenure;
     loaded.set(path, drive);
     return drive;
   }

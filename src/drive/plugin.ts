@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import type { LockLease } from '../fs/file-lock.js';
 import type { Config } from '../config/config.js';
 import type { StationApp } from '../http/station-app.js';
 import type { UserLookup } from '../identity/user-store.js';
@@ -12,6 +13,7 @@ import { EXPLORER_NAME } from './listing-schema.js';
 import { driveListingRoutes } from './listing-routes.js';
 import { driveRoutes } from './routes.js';
 import { DriveService } from './service.js';
+import { STATION_LEASE } from './lock.js';
 import { BlobIndex } from './blobs/blob-index.js';
 import { blobIndexObserver, type DriveObserver } from './blobs/index-sync.js';
 import { registerBlossom } from './blossom/plugin.js';
@@ -52,6 +54,8 @@ export function createDriveService(
     links?: () => DriveLinks;
     /** The blob index, told of every change (blobs/index-sync.ts). */
     observer?: DriveObserver;
+    /** The station keeps the drives it writes locked between changes (lock.ts); the CLI does not. */
+    lockLease?: LockLease;
   },
 ): DriveService {
   return new DriveService({
@@ -96,6 +100,7 @@ export async function registerDrive(
     logger: options.logger,
     links,
     observer: blobIndexObserver(index),
+    lockLease: STATION_LEASE,
   });
   // Leftovers of a process that stopped mid-upload (cookie intake stages here too): private, but useless.
   await drive.staging.sweep(STAGING_LEFTOVER_MS);

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { DriveChange } from './drive-state.js';
 import type { DriveLinks } from './links.js';
+import type { Tenure } from './lock.js';
 import { commitChange, loadDrive, type LoadedDrive, type Owner } from './manifest-log.js';
 import { replayLegacyJournal, settleMoves } from './journal.js';
 import { storePublishedManifest } from './published-file.js';
@@ -92,8 +93,12 @@ export async function unpinQuietly(
  * The drive as its log and checkpoint leave it, with uploads a crash interrupted settled first: files a batch
  * had moved in before its change was logged (noteMoving), and earlier versions' journal.
  */
-export async function loadSettled(context: PublishContext, owner: Owner): Promise<LoadedDrive> {
-  const drive = await loadDrive(context.manifestPath, owner, context.updatedAt);
+export async function loadSettled(
+  context: PublishContext,
+  owner: Owner,
+  tenure?: Tenure,
+): Promise<LoadedDrive> {
+  const drive = await loadDrive(context.manifestPath, owner, context.updatedAt, tenure);
   const listed = (path: string) => drive.state.entry(path) !== undefined;
   const recovered = drive.moving ? await settleMoves(drive.moving, listed) : [];
   drive.moving = null;

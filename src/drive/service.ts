@@ -8,6 +8,7 @@ import { releaseMedia } from './media/record.js';
 import { wrapperOf } from './media/wrap.js';
 import { GroupCommits } from './group-commit.js';
 import { InFlight } from './in-flight.js';
+import type { LockLease } from '../fs/file-lock.js';
 import { DriveLocks } from './lock.js';
 import type { Manifest, ManifestEntry, Provenance } from './manifest.js';
 import { loadDrive } from './manifest-log.js';
@@ -33,6 +34,8 @@ export interface DriveServiceDeps extends DriveReaderDeps {
   stagingDir: string;
   /** Told of every file placed or removed (the blob index); its failures are logged, never the caller's. */
   observer?: DriveObserver;
+  /** Drives kept locked between changes (the station: lock.ts, STATION_LEASE); absent, as the CLI runs. */
+  lockLease?: LockLease;
 }
 
 const SWEEP_EVERY_MS = 3_600_000;
@@ -68,7 +71,7 @@ export class DriveService extends DriveReader {
     // Every upload route checks the start of a file for cookies (docs/api-contract.md §7): keep what that
     // check reads.
     this.staging = new StagingArea(deps.stagingDir, COOKIE_SNIFF_BYTES);
-    this.locks = new DriveLocks(deps.logger);
+    this.locks = new DriveLocks(deps.logger, deps.lockLease);
     this.commits = new GroupCommits(this.locks);
     this.checkpoints = new Checkpoints(this.locks, deps.logger, () => this.now());
     this.events = new DriveEvents(deps.logger, deps.observer);
@@ -117,6 +120,7 @@ export class DriveService extends DriveReader {
   async drain(): Promise<void> {
     await this.inFlight.drain();
     await this.checkpoints.all();
+    await this.locks.close();
   }
 
   private async commitNow(
@@ -149,8 +153,8 @@ export class DriveService extends DriveReader {
         source: input.source,
         reuseSameContent: input.reuseSameContent,
       };
-      const result = await this.commits.place(driveDir, placement, (batch) =>
-        this.writer(user, driveDir).placeAll(batch),
+      const result = await this.commits.place(driveDir, placement, (batch, tenure) =>
+        this.writer(user, driveDir).placeAll(batch, tenure),
       );
       this.checkpoints.soon(this.manifestPath(user), user);
       if (!result.existing) await this.events.placed(user, result.entry, result.rootCid, input.source.kind);

@@ -20,6 +20,7 @@ import { closeLog, noteMoving, type LoadedDrive } from './manifest-log.js';
 import { loadSettled, publishChange, unpinQuietly, type DriveStore, type PublishContext } from './publish.js';
 import { wrapFile } from './root.js';
 import { QuotaExceededError } from './quota.js';
+import type { Tenure } from './lock.js';
 
 export type { DriveFileResult, DriveStore, Placement, PlacementOutcome };
 
@@ -49,8 +50,8 @@ export class DriveWriter {
    * publishes one new tree with one manifest write. A placement refused on its own (quota, name) fails alone;
    * a failed publication fails the whole batch and takes its files back out.
    */
-  async placeAll(placements: readonly Placement[]): Promise<PlacementOutcome[]> {
-    const drive = await this.load();
+  async placeAll(placements: readonly Placement[], tenure?: Tenure): Promise<PlacementOutcome[]> {
+    const drive = await this.load(tenure);
     const { state } = drive;
     const outcomes: PlacementOutcome[] = [];
     const accepted: { index: number; moved: MovedFile }[] = [];
@@ -180,9 +181,12 @@ export class DriveWriter {
     return { entry, rootCid, remaining: [...drive.state.manifest.files] };
   }
 
-  /** The drive, with uploads interrupted by a crash settled first (see journal.ts). */
-  private load(): Promise<LoadedDrive> {
-    return loadSettled(this.publishing(), this.user);
+  /**
+   * The drive, with uploads interrupted by a crash settled first (see journal.ts); as this process left it,
+   * without asking the disk, when the lock was held without a break since (the same `tenure`).
+   */
+  private load(tenure?: Tenure): Promise<LoadedDrive> {
+    return loadSettled(this.publishing(), this.user, tenure);
   }
 
   private publishing(): PublishContext {

@@ -1,6 +1,20 @@
-import fs from 'node:fs';
-import { dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import lockfile from 'proper-lockfile';
+import { lockFs, markWanted, nameHolder, staleIfHolderGone, wantedWithin } from './lock-holder.js';
+
+/**
+ * Keeping a lock between sections (see FileLocks): a lock taken and given back for every section costs a
+ * directory made and removed each time, and the section cannot trust what it cached, since another process
+ * may have held the lock in between.
+ */
+export interface LockLease {
+  /** A lock no section used for this long is given back. */
+  idleMs: number;
+  /** After holding a lock this long, the holder gives it up for `yieldMs` if another process is waiting. */
+  maxMs: number;
+  /** Longer than a waiter's longest wait between tries (`retries.maxTimeout`), so that it gets its turn. */
+  yieldMs: number;
+}
 
 export interface FileLockOptions {
   /** A lock not refreshed for this long is taken over: its holder died. */
@@ -16,22 +30,30 @@ export interface FileLockOptions {
    * for it (a system call) before every section.
    */
   makeParent?: boolean;
+  /** Absent: every section takes the lock and gives it back. */
+  lease?: LockLease;
+  /** Marks each try for a held lock (`<lock>.wanted`), so that a holder with a lease lets it go. */
+  markWaiting?: boolean;
+  /** Names the holding process in the lock (lock-holder.ts): a lock whose holder died is taken at once. */
+  namesHolder?: boolean;
 }
 
-type MkdirCallback = (error: NodeJS.ErrnoException | null) => void;
+/**
+ * Which holding of a lock a section runs in: the same number as an earlier section's means this process
+ * held the lock without a break since then, so nothing another process writes under it can have changed.
+ */
+export type Tenure = number;
 
-/** Node's fs, with a mkdir that makes the missing parent of the lock directory first. */
-const fsMakingParents = {
-  ...fs,
-  mkdir(path: string, callback: MkdirCallback) {
-    fs.mkdir(path, (error) => {
-      if (error?.code !== 'ENOENT') return callback(error);
-      fs.mkdir(dirname(path), { recursive: true }, (parentError) =>
-        parentError ? callback(parentError) : fs.mkdir(path, callback),
-      );
-    });
-  },
-};
+interface Holding {
+  release: () => Promise<void>;
+  tenure: Tenure;
+  /** performance.now() when taken, or when last kept past `maxMs` with nobody waiting. */
+  since: number;
+  lastUsed: number;
+  lost: boolean;
+}
+
+let tenures = 0;
 
 /**
  * Exclusive sections keyed by a lock path, for every process that shares the files (PM2 workers, the CLI).
@@ -39,39 +61,143 @@ const fsMakingParents = {
  * lock its own process already holds. Across processes, the section holds a proper-lockfile lock (a
  * directory at the lock path, refreshed while held, taken over once stale), so a crashed holder never
  * blocks the others for long. A lock another process holds is waited for with back-off; past the retries,
- * the lock error (`code: 'ELOCKED'`) is thrown.
+ * the lock error (`code: 'ELOCKED'`) is thrown. With a lease, a lock stays held between sections while they
+ * keep coming (none of that cost), and is given back when idle, on `close`, or to a waiting process.
  */
 export class FileLocks {
   private readonly tails = new Map<string, Promise<unknown>>();
+  private readonly held = new Map<string, Holding>();
+  private sweeper: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: FileLockOptions) {}
 
-  run<T>(lockPath: string, critical: () => Promise<T>): Promise<T> {
+  run<T>(lockPath: string, critical: (tenure: Tenure) => Promise<T>): Promise<T> {
     return this.queued(lockPath, async () => {
-      const { staleMs, updateMs, retries, onCompromised, makeParent } = this.options;
-      const lock = (attempts: lockfile.LockOptions['retries']) =>
-        lockfile.lock(lockPath, {
-          ...(makeParent ? { fs: fsMakingParents } : {}),
-          realpath: false,
-          lockfilePath: lockPath,
-          stale: staleMs,
-          ...(updateMs === undefined ? {} : { update: updateMs }),
-          retries: attempts,
-          ...(onCompromised ? { onCompromised } : {}),
-        });
-      // A free lock is taken at once; only one another process holds is waited for. The retrying attempt
-      // draws its whole schedule of waits up front (`retries` of them), which a free lock does not need.
-      const release = await lock(0).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ELOCKED') throw error;
-        return lock({ ...retries, factor: 1.2, randomize: true });
-      });
+      const holding = await this.holding(lockPath);
       try {
-        return await critical();
+        return await critical(holding.tenure);
       } finally {
-        // A lock already gone (compromised, or removed by hand) has nothing left to release.
-        await release().catch(() => undefined);
+        if (this.options.lease && !holding.lost) {
+          holding.lastUsed = performance.now();
+          this.sweepIdle();
+        } else await this.giveBack(lockPath, holding);
       }
     });
+  }
+
+  /** Gives back every lock kept by a lease, once the sections queued for it are done. */
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    this.sweeper = undefined;
+    await Promise.all(
+      [...this.held.keys()].map((path) =>
+        this.queued(path, async () => {
+          const holding = this.held.get(path);
+          if (holding) await this.giveBack(path, holding);
+        }),
+      ),
+    );
+  }
+
+  private async holding(lockPath: string): Promise<Holding> {
+    const kept = this.held.get(lockPath);
+    if (kept && !kept.lost) {
+      const { maxMs, yieldMs } = this.options.lease!;
+      if (performance.now() - kept.since < maxMs) return kept;
+      if (!(await wantedWithin(lockPath, maxMs))) {
+        kept.since = performance.now();
+        return kept;
+      }
+      await this.giveBack(lockPath, kept);
+      await sleep(yieldMs);
+    } else if (kept) this.held.delete(lockPath);
+    const holding = await this.take(lockPath);
+    if (this.options.lease) this.held.set(lockPath, holding);
+    return holding;
+  }
+
+  private async take(lockPath: string): Promise<Holding> {
+    const {
+      staleMs,
+      updateMs,
+      retries,
+      onCompromised,
+      makeParent = false,
+      namesHolder = false,
+    } = this.options;
+    const fs = makeParent || namesHolder ? lockFs({ makeParent, namesHolder }) : undefined;
+    const now = performance.now();
+    const holding: Holding = {
+      release: async () => {},
+      tenure: ++tenures,
+      since: now,
+      lastUsed: now,
+      lost: false,
+    };
+    const attempt = () =>
+      lockfile.lock(lockPath, {
+        ...(fs ? { fs } : {}),
+        realpath: false,
+        lockfilePath: lockPath,
+        stale: staleMs,
+        ...(updateMs === undefined ? {} : { update: updateMs }),
+        retries: 0,
+        onCompromised: (error) => {
+          holding.lost = true;
+          // proper-lockfile's own answer when none is given: the process stops rather than go on unlocked.
+          if (!onCompromised) throw error;
+          onCompromised(error);
+        },
+      });
+    // A free lock is taken at once; only one another process holds is waited for, with back-off.
+    let wait = retries.minTimeout;
+    let triedAgainAtOnce = false;
+    for (let tried = 0; ; tried++) {
+      try {
+        holding.release = await attempt();
+        // Without its name the lock still works; only a crash of this process would then be waited out.
+        if (namesHolder) await nameHolder(lockPath).catch(() => undefined);
+        holding.since = performance.now();
+        return holding;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+        if (namesHolder && !triedAgainAtOnce && (await staleIfHolderGone(lockPath))) {
+          triedAgainAtOnce = true;
+          continue;
+        }
+        if (tried >= retries.retries) throw error;
+      }
+      if (this.options.markWaiting) await markWanted(lockPath);
+      await sleep(wait * (0.5 + Math.random() / 2));
+      wait = Math.min(retries.maxTimeout, wait * 1.2);
+    }
+  }
+
+  private async giveBack(lockPath: string, holding: Holding): Promise<void> {
+    if (this.held.get(lockPath) === holding) this.held.delete(lockPath);
+    // A lock already gone (compromised, or removed by hand) has nothing left to release.
+    await holding.release().catch(() => undefined);
+  }
+
+  /** Gives back, every idleMs / 2, the locks no section used for idleMs and none waits for. */
+  private sweepIdle(): void {
+    const { idleMs } = this.options.lease!;
+    if (this.sweeper) return;
+    this.sweeper = setInterval(() => {
+      const now = performance.now();
+      for (const [path, holding] of this.held) {
+        if (now - holding.lastUsed < idleMs || this.tails.has(path)) continue;
+        void this.queued(path, async () => {
+          if (this.held.get(path) === holding && performance.now() - holding.lastUsed >= idleMs)
+            await this.giveBack(path, holding);
+        });
+      }
+      if (this.held.size === 0) {
+        clearInterval(this.sweeper);
+        this.sweeper = undefined;
+      }
+    }, idleMs / 2);
+    this.sweeper.unref();
   }
 
   private queued<T>(key: string, task: () => Promise<T>): Promise<T> {

@@ -21,9 +21,9 @@ describe('drive checkpoints: when a log is folded into manifest.json', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     folds = [];
     const locks = {
-      run: async <T>(driveDir: string, critical: () => Promise<T>) => {
+      run: async <T>(driveDir: string, critical: (tenure: number) => Promise<T>) => {
         folds.push(driveDir);
-        return critical();
+        return critical(0);
       },
     };
     checkpoints = new Checkpoints(locks, pino({ level: 'silent' }), () => '2026-11-25 00:00:00');

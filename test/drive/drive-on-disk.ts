@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { DriveService } from '../../src/drive/service.js';
+import type { LockLease } from '../../src/fs/file-lock.js';
 import { EmbeddedStore } from '../../src/drive/store/embedded.js';
 import { DEFAULT_LINKS } from './drive-fixture.js';
 
@@ -11,6 +12,7 @@ import { DEFAULT_LINKS } from './drive-fixture.js';
 export async function openDriveAt(
   root: string,
   quotaBytes = 1024 ** 4,
+  lockLease?: LockLease,
 ): Promise<{ store: EmbeddedStore; drive: DriveService }> {
   const store = await EmbeddedStore.open(join(root, 'ipfs'));
   const drive = new DriveService({
@@ -21,6 +23,7 @@ export async function openDriveAt(
     logger: pino({ level: 'silent' }),
     quotaBytes,
     stagingDir: join(root, '.drive-staging'),
+    ...(lockLease ? { lockLease } : {}),
   });
   return { store, drive };
 }

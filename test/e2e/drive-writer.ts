@@ -2,10 +2,12 @@
  * A drive writer process for the end-to-end tests: opens the drive service on `<root>` (embedded store in
  * `<root>/ipfs`, users in `<root>/nostr`) as the station does, uploads COUNT files of SIZE bytes to one
  * user's drive all at once, and prints one JSON line per upload as soon as it is acknowledged, then
- * `{"done":true,"peakRssBytes":…,"startRssBytes":…}` (peak from /proc: VmHWM).
+ * `{"done":true,"peakRssBytes":…,"startRssBytes":…}` (peak from /proc: VmHWM). It keeps the drive locked
+ * between changes as the station does (drive/lock.ts, STATION_LEASE), so two writers take turns by lease.
  * Run: `node --import tsx test/e2e/drive-writer.ts <root> <email> <count> <size> <prefix>`.
  */
 import { readFile } from 'node:fs/promises';
+import { STATION_LEASE } from '../../src/drive/lock.js';
 import { openDriveAt } from '../drive/drive-on-disk.js';
 import { pseudoRandom } from '../drive/helpers.js';
 
@@ -17,7 +19,7 @@ async function memory(field: 'VmHWM' | 'VmRSS'): Promise<number> {
 }
 
 const startRssBytes = await memory('VmRSS');
-const { store, drive } = await openDriveAt(root);
+const { store, drive } = await openDriveAt(root, undefined, STATION_LEASE);
 const user = { email, hex: 'ab'.repeat(32), npub: '', g1pub: null, gps: null };
 await Promise.all(
   Array.from({ length: Number(count) }, async (_, i) => {
@@ -26,6 +28,8 @@ await Promise.all(
     process.stdout.write(`${JSON.stringify({ path: result.entry.path, cid: result.entry.cid })}\n`);
   }),
 );
+// Gives the drive's lock back (and folds its log) before the store closes.
+await drive.drain();
 await store.close();
 process.stdout.write(
   `${JSON.stringify({ done: true, peakRssBytes: await memory('VmHWM'), startRssBytes })}\n`,

@@ -1,0 +1,100 @@
+import fs from 'node:fs';
+import { readFile, stat, utimes, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
+
+/**
+ * Who holds a lock, and who waits for it (fs/file-lock.ts).
+ *
+ * Who holds a lock directory (fs/file-lock.ts), written inside it: `<boot id>:<pid>`. A lock kept by a lease
+ * is held most of the time a station is busy, so a station killed outright (SIGKILL, OOM) nearly always
+ * leaves one behind; with its holder named, the process that starts next sees the holder is gone and takes
+ * the lock at once, instead of waiting for it to go stale.
+ */
+const HOLDER_FILE = 'holder';
+
+/** This boot of this machine: a pid means the same process only within it. */
+const bootId = (() => {
+  try {
+    return fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+  } catch {
+    return hostname();
+  }
+})();
+
+const identity = `${bootId}:${process.pid}`;
+
+type Callback = (error: NodeJS.ErrnoException | null) => void;
+
+/**
+ * Node's fs as proper-lockfile uses it, with a lock directory emptied of its holder's name before it is
+ * removed (released, or taken over once stale), and optionally the lock's missing folder made first.
+ */
+export function lockFs(options: { makeParent: boolean; namesHolder: boolean }) {
+  return {
+    ...fs,
+    mkdir(path: string, callback: Callback) {
+      fs.mkdir(path, (error) => {
+        if (error?.code !== 'ENOENT' || !options.makeParent) return callback(error);
+        fs.mkdir(dirname(path), { recursive: true }, (parentError) =>
+          parentError ? callback(parentError) : fs.mkdir(path, callback),
+        );
+      });
+    },
+    rmdir(path: string, callback: Callback) {
+      if (!options.namesHolder) return fs.rmdir(path, callback);
+      fs.unlink(join(path, HOLDER_FILE), () => fs.rmdir(path, callback));
+    },
+  };
+}
+
+/** Names this process as the holder of the lock it has just taken. */
+export async function nameHolder(lockPath: string): Promise<void> {
+  await writeFile(join(lockPath, HOLDER_FILE), identity, { mode: 0o644 });
+}
+
+/**
+ * Marks a held lock stale when its holder is named and is a process of this boot that no longer runs, so
+ * that proper-lockfile's next try takes it over as it does a stale one. A lock without a name (being taken,
+ * or taken by an earlier version), another boot's or machine's, or a live process's is left alone.
+ */
+export async function staleIfHolderGone(lockPath: string): Promise<boolean> {
+  const named = await readFile(join(lockPath, HOLDER_FILE), 'utf8').catch(() => '');
+  const separator = named.lastIndexOf(':');
+  const pid = Number(named.slice(separator + 1));
+  if (separator < 0 || named.slice(0, separator) !== bootId || !Number.isSafeInteger(pid) || pid <= 0)
+    return false;
+  if (pid === process.pid || isRunning(pid)) return false;
+  const epoch = new Date(0);
+  return utimes(lockPath, epoch, epoch).then(
+    () => true,
+    () => false,
+  );
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+/** A waiter's mark beside the lock (`<lock>.wanted`, its mtime): see LockLease.maxMs. */
+const wantedPath = (lockPath: string) => `${lockPath}.wanted`;
+
+/** Marks that this process is trying for the lock now. */
+export async function markWanted(lockPath: string): Promise<void> {
+  const now = new Date();
+  await utimes(wantedPath(lockPath), now, now)
+    .catch(() => writeFile(wantedPath(lockPath), '', { flag: 'a' }))
+    .catch(() => undefined);
+}
+
+/** Whether another process tried for the lock in the last `ms`. */
+export async function wantedWithin(lockPath: string, ms: number): Promise<boolean> {
+  const info = await stat(wantedPath(lockPath)).catch(() => null);
+  return info !== null && Date.now() - info.mtimeMs < ms;
+}
