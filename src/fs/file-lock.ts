@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import lockfile from 'proper-lockfile';
-import { lockFs, markWanted, nameHolder, staleIfHolderGone, wantedWithin } from './lock-holder.js';
+import { lockFs, markWanted, staleIfHolderGone, wantedWithin } from './lock-holder.js';
 
 /**
  * Keeping a lock between sections (see FileLocks): a lock taken and given back for every section costs a
@@ -155,8 +155,6 @@ export class FileLocks {
     for (let tried = 0; ; tried++) {
       try {
         holding.release = await attempt();
-        // Without its name the lock still works; only a crash of this process would then be waited out.
-        if (namesHolder) await nameHolder(lockPath).catch(() => undefined);
         holding.since = performance.now();
         return holding;
       } catch (error) {

@@ -34,10 +34,16 @@ export function lockFs(options: { makeParent: boolean; namesHolder: boolean }) {
   return {
     ...fs,
     mkdir(path: string, callback: Callback) {
+      // Named inside the mkdir, before proper-lockfile reads the directory's mtime: a file made in it later
+      // would change that mtime, which proper-lockfile takes for the lock being taken over.
+      const named: Callback = (error) =>
+        error || !options.namesHolder
+          ? callback(error)
+          : fs.writeFile(join(path, HOLDER_FILE), identity, () => callback(null));
       fs.mkdir(path, (error) => {
-        if (error?.code !== 'ENOENT' || !options.makeParent) return callback(error);
+        if (error?.code !== 'ENOENT' || !options.makeParent) return named(error);
         fs.mkdir(dirname(path), { recursive: true }, (parentError) =>
-          parentError ? callback(parentError) : fs.mkdir(path, callback),
+          parentError ? callback(parentError) : fs.mkdir(path, named),
         );
       });
     },
@@ -46,11 +52,6 @@ export function lockFs(options: { makeParent: boolean; namesHolder: boolean }) {
       fs.unlink(join(path, HOLDER_FILE), () => fs.rmdir(path, callback));
     },
   };
-}
-
-/** Names this process as the holder of the lock it has just taken. */
-export async function nameHolder(lockPath: string): Promise<void> {
-  await writeFile(join(lockPath, HOLDER_FILE), identity, { mode: 0o644 });
 }
 
 /**

@@ -223,6 +223,30 @@ describe('FileLocks naming their holder', () => {
     }
   });
 
+  it('keeps a named lock through its refreshes without taking it for lost', async () => {
+    const compromised: Error[] = [];
+    const locks = new FileLocks({
+      ...once,
+      staleMs: 2_000,
+      updateMs: 1_000,
+      lease: { idleMs: 60_000, maxMs: 60_000, yieldMs: 40 },
+      onCompromised: (error) => compromised.push(error),
+    });
+    const path = join(dir.path, 'drive.lock');
+    const first = await locks.run(path, async (tenure) => tenure);
+    expect(await readFile(join(path, 'holder'), 'utf8')).toBe(`${await bootId()}:${process.pid}`);
+    // proper-lockfile refreshes the lock's mtime and checks it is still the one it set: twice over.
+    const mtimes = new Set<number>();
+    for (let i = 0; i < 600 && mtimes.size < 3; i++) {
+      mtimes.add((await stat(path)).mtimeMs);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(mtimes.size).toBeGreaterThanOrEqual(3);
+    expect(compromised).toEqual([]);
+    expect(await locks.run(path, async (tenure) => tenure)).toBe(first);
+    await locks.close();
+  });
+
   it('lets another process take over its lock once stale, the name inside it notwithstanding', async () => {
     const path = join(dir.path, 'drive.lock');
     await heldBy(path, `${await bootId()}:${process.ppid}`);
