@@ -55,10 +55,14 @@ export function dataRootViolations(before: Snapshot, after: Snapshot, memberEmai
       const rest = path.slice(member.length);
       // The media record of an upload (drive/media/record.ts): named by a CID, never by the upload's name.
       if (/^APP\/uDRIVE\/\.media(\/Qm[1-9A-HJ-NP-Za-km-z]{44}\.json)?$/.test(rest)) return true;
+      if (
+        /^APP\/uDRIVE\/(manifest\.json|\.manifest\.log|\.drive\.lock(\/holder|\.wanted)?|\.journal(\/[^/]+)?)$/.test(
+          rest,
+        )
+      )
+        return true;
       const drive = /^APP\/uDRIVE\/([^/]+)\/([^/]+)$/.exec(rest);
       if (drive) return CATEGORIES.has(drive[1]!) && !drive[2]!.startsWith('.');
-      if (/^APP\/uDRIVE\/(manifest\.json|\.manifest\.log|\.drive\.lock|\.journal(\/[^/]+)?)$/.test(rest))
-        return true;
       const cookie = /^\.(.+)\.cookie$/.exec(rest);
       return rest === '.cookie.txt' || (cookie !== null && isValidHost(cookie[1]!));
     }
