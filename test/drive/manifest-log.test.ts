@@ -70,6 +70,19 @@ describe('the drive manifest: checkpoint plus log', () => {
     expect(await checkpoint(path, owner, at)).toBe(false);
   });
 
+  it('trusts its state within one tenure of the lock, and reads the disk again in the next', async () => {
+    await change([entry('Images/a.jpg')], 'QmOne');
+    expect((await loadDrive(path, owner, at, 7)).state.manifest.root_cid).toBe('QmOne');
+    // Another process's change while this one did not hold the lock: its line appended to the log.
+    const other = { seq: 2, add: [entry('Images/b.jpg')], remove: [], tree: tree('QmTwo') };
+    await appendFile(join(dir.path, LOG_NAME), `${JSON.stringify(other)}\n`);
+    // Still the same tenure (impossible for another writer then): the cached state, without asking the disk.
+    expect((await loadDrive(path, owner, at, 7)).state.manifest.root_cid).toBe('QmOne');
+    const next = await loadDrive(path, owner, at, 8);
+    expect(next.state.manifest.root_cid).toBe('QmTwo');
+    expect(next.state.manifest.files.map((f) => f.path)).toEqual(['Images/a.jpg', 'Images/b.jpg']);
+  });
+
   it('keeps its indexes (names, bytes, content) through removals', async () => {
     await change([entry('Images/a.jpg', 10, 'same'), entry('Images/b.jpg', 20, 'same')], 'QmOne');
     await change([], 'QmTwo', ['Images/a.jpg']);

@@ -8,6 +8,21 @@ import { tempDir } from '../helpers/temp.js';
 const options = { staleMs: 5_000, retries: { retries: 3, minTimeout: 5, maxTimeout: 10 } };
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
+/**
+ * A lock kept for a minute and refreshed every second (proper-lockfile's shortest), made by `make`; what
+ * proper-lockfile reports as lost is collected.
+ */
+function refreshedLease(make: (extra: Partial<FileLockOptions>) => FileLocks) {
+  const compromised: Error[] = [];
+  const locks = make({
+    staleMs: 2_000,
+    updateMs: 1_000,
+    lease: { idleMs: 60_000, maxMs: 60_000, yieldMs: 40 },
+    onCompromised: (error) => compromised.push(error),
+  });
+  return { locks, compromised };
+}
+
 describe('FileLocks', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
   beforeEach(async () => (dir = await tempDir()));
@@ -172,13 +187,7 @@ describe('FileLocks with a lease', () => {
   });
 
   it('takes a new tenure after its lock was taken away while kept', async () => {
-    const compromised: Error[] = [];
-    const locks = leased({
-      staleMs: 2_000,
-      updateMs: 1_000,
-      lease: { idleMs: 60_000, maxMs: 60_000, yieldMs: 40 },
-      onCompromised: (error) => compromised.push(error),
-    });
+    const { locks, compromised } = refreshedLease(leased);
     const path = join(dir.path, 'drive.lock');
     const first = await locks.run(path, async (tenure) => tenure);
     await rmdir(path); // removed by hand while the lease kept it
@@ -224,14 +233,7 @@ describe('FileLocks naming their holder', () => {
   });
 
   it('keeps a named lock through its refreshes without taking it for lost', async () => {
-    const compromised: Error[] = [];
-    const locks = new FileLocks({
-      ...once,
-      staleMs: 2_000,
-      updateMs: 1_000,
-      lease: { idleMs: 60_000, maxMs: 60_000, yieldMs: 40 },
-      onCompromised: (error) => compromised.push(error),
-    });
+    const { locks, compromised } = refreshedLease((extra) => new FileLocks({ ...once, ...extra }));
     const path = join(dir.path, 'drive.lock');
     const first = await locks.run(path, async (tenure) => tenure);
     expect(await readFile(join(path, 'holder'), 'utf8')).toBe(`${await bootId()}:${process.pid}`);
