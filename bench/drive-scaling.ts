@@ -7,13 +7,16 @@
  * share a group commit (one log line and flush, one new root), and the wall times are then per wave.
  * `SCALING_USERS=50` spreads the measured uploads over that many users' drives (nothing shared but the store's
  * flush). `SCALING_CATEGORIES=1` puts every file in one category folder. `main_ms_per_upload` is the
- * event loop's busy time per upload: what bounds a station's throughput.
+ * event loop's busy time per upload: what bounds a station's throughput; `lmdb_commits_per_upload` the content
+ * store's transactions per upload (src/drive/store/pending-writes.ts). The drive lock is leased as the station
+ * leases it (STATION_LEASE).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { UserRecord } from '../src/identity/user-files.js';
+import { STATION_LEASE } from '../src/drive/lock.js';
 import { openDriveAt } from '../test/drive/drive-on-disk.js';
 
 const SIZES = (process.env.SCALING_SIZES ?? '0,2000,10000').split(',').map(Number);
@@ -28,7 +31,7 @@ async function* bytes(size: number): AsyncGenerator<Uint8Array> {
 }
 
 const root = await mkdtemp(join(tmpdir(), 'drive-scaling-'));
-const { store, drive } = await openDriveAt(root, 100 * 1024 ** 3);
+const { store, drive } = await openDriveAt(root, 100 * 1024 ** 3, STATION_LEASE);
 const users: UserRecord[] = Array.from({ length: USERS }, (_, n) => ({
   email: `bench-${n}@example.org`,
   hex: (n + 1).toString(16).padStart(64, '0'),
@@ -54,6 +57,7 @@ try {
     while (files < target)
       await Promise.all(Array.from({ length: Math.min(50, target - files) }, () => add(16, users[0])));
     const walls: number[] = [];
+    const commitsBefore = store.commits;
     const cpuBefore = process.cpuUsage();
     const loopBefore = performance.eventLoopUtilization();
     for (let sent = 0; sent < MEASURED; sent += CONCURRENCY) {
@@ -72,6 +76,7 @@ try {
         cpu_ms_per_upload: Math.round(((cpu.user + cpu.system) / 1000 / MEASURED) * 10) / 10,
         user_ms: Math.round((cpu.user / 1000 / MEASURED) * 10) / 10,
         main_ms_per_upload: Math.round((loop.active / MEASURED) * 100) / 100,
+        lmdb_commits_per_upload: Math.round(((store.commits - commitsBefore) / MEASURED) * 100) / 100,
         users: USERS,
         wall_p50_ms: Math.round(walls[Math.floor(walls.length / 2)]!),
         wall_p99_ms: Math.round(walls[Math.min(walls.length - 1, Math.floor(walls.length * 0.99))]!),

@@ -1,11 +1,13 @@
 import type { Logger } from 'pino';
+import { within } from '../fs/paths.js';
+import type { ManifestEntry } from './manifest.js';
 import type { DriveChange } from './drive-state.js';
 import type { DriveLinks } from './links.js';
 import type { Tenure } from './lock.js';
 import { commitChange, loadDrive, type LoadedDrive, type Owner } from './manifest-log.js';
 import { replayLegacyJournal, settleMoves } from './journal.js';
 import { storePublishedManifest } from './published-file.js';
-import { buildDriveRoot } from './root.js';
+import { buildDriveRoot, wrapFile } from './root.js';
 import type { ContentStore } from './store/types.js';
 
 /** What the drive's writers ask of the content store. */
@@ -100,7 +102,10 @@ export async function loadSettled(
 ): Promise<LoadedDrive> {
   const drive = await loadDrive(context.manifestPath, owner, context.updatedAt, tenure);
   const listed = (path: string) => drive.state.entry(path) !== undefined;
-  const recovered = drive.moving ? await settleMoves(drive.moving, listed) : [];
+  const moved = drive.moving ? await settleMoves(drive.moving, listed) : [];
+  const recovered = (await Promise.all(moved.map((entry) => withContent(context, entry)))).filter(
+    (entry) => entry !== null,
+  );
   drive.moving = null;
   // Earlier versions' journal: a missing folder costs one failed readdir.
   const legacy = !context.legacyJournalsDone?.has(context.driveDir);
@@ -114,4 +119,37 @@ export async function loadSettled(
   }
   if (legacy) context.legacyJournalsDone?.add(context.driveDir);
   return drive;
+}
+
+/**
+ * A file the crash left in its folder is durable (staging flushed it), but its blocks and wrapper may not be:
+ * the store commits them with the publication that never came (store/pending-writes.ts). Missing, they are
+ * imported again from the file, which gives the same CIDs; a file that no longer gives them is not listed.
+ */
+async function withContent(context: PublishContext, entry: ManifestEntry): Promise<ManifestEntry | null> {
+  const wrapper = entry.ipfs_link.split('/')[0]!;
+  const held = await context.store.stat(wrapper).then(
+    () => true,
+    () => false,
+  );
+  if (held) {
+    await context.store.pin(wrapper);
+    return entry;
+  }
+  const path = within(context.driveDir, entry.category, entry.name);
+  const added = await context.store.addFile(path, { pin: false }).catch(() => null);
+  if (added?.cid !== entry.cid) {
+    context.logger.warn(
+      { path: entry.path },
+      'drive: an interrupted upload’s file no longer matches its entry',
+    );
+    return null;
+  }
+  const rewrapped = await wrapFile(context.store, {
+    name: entry.name,
+    cid: added.cid,
+    dagSize: added.dagSize,
+  });
+  await context.store.pin(rewrapped);
+  return rewrapped === wrapper ? entry : { ...entry, ipfs_link: `${rewrapped}/${entry.name}` };
 }

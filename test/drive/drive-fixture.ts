@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { importer, type ImportCandidate } from 'ipfs-unixfs-importer';
 import type { CID } from 'multiformats/cid';
@@ -106,6 +106,18 @@ export async function addRecursiveCid(driveDir: string, links: DriveLinks = DEFA
   return last;
 }
 
+/**
+ * Every path under `dir` ([] when it does not exist). The drive's lock is given back just after an upload
+ * answers, so a walk can find its directory and then lose it (ENOENT inside the walk): walked again.
+ */
 export async function filesIn(dir: string): Promise<string[]> {
-  return (await readdir(dir, { recursive: true }).catch(() => [] as string[])).sort();
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return (await readdir(dir, { recursive: true })).sort();
+    } catch (error) {
+      const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+      if (!missing) throw error;
+      if (attempt === 5 || !(await stat(dir).catch(() => null))) return [];
+    }
+  }
 }

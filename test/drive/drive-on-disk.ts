@@ -13,8 +13,9 @@ export async function openDriveAt(
   root: string,
   quotaBytes = 1024 ** 4,
   lockLease?: LockLease,
+  storeOptions?: Parameters<typeof EmbeddedStore.open>[1],
 ): Promise<{ store: EmbeddedStore; drive: DriveService }> {
-  const store = await EmbeddedStore.open(join(root, 'ipfs'));
+  const store = await EmbeddedStore.open(join(root, 'ipfs'), storeOptions);
   const drive = new DriveService({
     store,
     users: { dirFor: (email: string) => join(root, 'nostr', email) },

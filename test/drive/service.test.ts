@@ -4,6 +4,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { collect, once_ } from './helpers.js';
 import { addRecursiveCid, driveFixture, filesIn, ROOT_ENTRIES, type DriveFixture } from './drive-fixture.js';
 import { LOG_NAME } from '../../src/drive/manifest-log.js';
+import { wrapFile } from '../../src/drive/root.js';
+import { EmbeddedStore } from '../../src/drive/store/embedded.js';
+import { tempDir } from '../helpers/temp.js';
 import { InvalidInput, NotFound } from '../../src/errors.js';
 
 describe('drive service', () => {
@@ -251,6 +254,46 @@ describe('drive service', () => {
     ]);
     expect(next.rootCid).toBe(await addRecursiveCid(driveDir));
     expect(await filesIn(join(fx.root, '.drive-staging'))).toEqual([]);
+  });
+
+  it('imports again a file a crash moved in before the store committed its blocks', async () => {
+    const hal = fx.user('hal@example.org');
+    const first = await fx.addText(hal, 'one.txt', 'one');
+    const driveDir = fx.drive.driveDir(hal);
+    const text = 'moved in, never committed';
+    await writeFile(join(driveDir, 'Documents', 'lost.txt'), text);
+    // The entry the batch noted, its CIDs made by another store: this one never received the blocks.
+    const elsewhere = await tempDir('elsewhere-');
+    const other = await EmbeddedStore.open(elsewhere.path);
+    const added = await other.add(once_(Buffer.from(text)), { pin: false });
+    const wrapper = await wrapFile(other, { name: 'lost.txt', cid: added.cid, dagSize: added.dagSize });
+    await other.close();
+    await elsewhere.cleanup();
+    await expect(fx.store.stat(wrapper)).rejects.toMatchObject({ code: 'CONTENT_NOT_FOUND' });
+    const entry = {
+      ...first.entry,
+      path: 'Documents/lost.txt',
+      name: 'lost.txt',
+      size: text.length,
+      cid: added.cid,
+      dag_size: added.dagSize,
+      ipfs_link: `${wrapper}/lost.txt`,
+    };
+    const moving = [
+      { staged: join(fx.root, '.drive-staging', '.lost.part'), final: join(driveDir, entry.path), entry },
+    ];
+    await appendFile(join(driveDir, LOG_NAME), `${JSON.stringify({ moving })}\n`);
+
+    const next = await fx.addText(hal, 'two.txt', 'two');
+    const manifest = await fx.drive.list(hal);
+    expect(manifest.files.map((f) => f.path)).toEqual([
+      'Documents/one.txt',
+      'Documents/lost.txt',
+      'Documents/two.txt',
+    ]);
+    expect((await collect(fx.store.cat(entry.ipfs_link))).toString()).toBe(text);
+    expect(await fx.store.pins()).toContain(wrapper);
+    expect(next.rootCid).toBe(await addRecursiveCid(driveDir));
   });
 
   it('copies a file another user published, by <cid>/<name> or bare CID, and refuses directories', async () => {

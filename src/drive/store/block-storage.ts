@@ -6,6 +6,7 @@ import type { CID } from 'multiformats/cid';
 import type { LeafPlace } from './file-leaves.js';
 import { HeldFiles } from './held-files.js';
 import { OnceBlocks } from './once-blocks.js';
+import { PendingWrites, type WriteBatch } from './pending-writes.js';
 
 /**
  * How much of one imported file goes to LMDB; the rest of a larger file goes to files. LMDB keeps pages it
@@ -38,10 +39,18 @@ export class BlockStorage {
     private readonly files: Pick<FsBlockstore, 'get' | 'has'>,
     private readonly once: OnceBlocks,
     private readonly held: HeldFiles,
-  ) {}
+    idleCommitMs?: number,
+  ) {
+    const target = { write: (batch: WriteBatch) => this.write(batch), flushed: () => this.lmdbFlushed() };
+    this.pending = new PendingWrites(target, idleCommitMs);
+  }
+
+  /** Blocks and pins not committed yet: see PendingWrites. */
+  readonly pending: PendingWrites;
 
   /** `dir` is the store's directory; blocks written by earlier versions are in its `blocks/` and stay readable. */
-  static async open(dir: string): Promise<BlockStorage> {
+  /** `idleCommitMs`: see PendingWrites (tests set it long, to count a publication's transactions). */
+  static async open(dir: string, { idleCommitMs }: { idleCommitMs?: number } = {}): Promise<BlockStorage> {
     const path = join(dir, 'lmdb');
     await mkdir(path, { recursive: true });
     // As the station's other environments (src/state/station-db.ts), a failed commit rejects its own writes.
@@ -53,7 +62,7 @@ export class BlockStorage {
     const files = new FsBlockstore(join(dir, 'blocks'));
     await files.open();
     const held = new HeldFiles(root, join(dir, 'files'));
-    return new BlockStorage(root, small, pinned, files, new OnceBlocks(files), held);
+    return new BlockStorage(root, small, pinned, files, new OnceBlocks(files), held, idleCommitMs);
   }
 
   /**
@@ -76,8 +85,8 @@ export class BlockStorage {
   /** Into LMDB. Content addressing: a block already held is the same bytes, so it is not written again. */
   async put(cid: CID, bytes: Uint8Array): Promise<CID> {
     const key = cid.toString();
-    if (!this.small.doesExist(key))
-      await this.small.put(key, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    if (!this.pending.block(key) && !this.small.doesExist(key))
+      this.pending.putBlock(key, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     return cid;
   }
 
@@ -87,7 +96,8 @@ export class BlockStorage {
   }
 
   async *get(cid: CID): AsyncGenerator<Uint8Array> {
-    const bytes = this.small.getBinary(cid.toString()) ?? (await this.held.leaf(cid));
+    const key = cid.toString();
+    const bytes = this.pending.block(key) ?? this.small.getBinary(key) ?? (await this.held.leaf(cid));
     if (bytes) {
       yield bytes;
       return;
@@ -99,26 +109,52 @@ export class BlockStorage {
 
   async has(cid: CID): Promise<boolean> {
     const key = cid.toString();
-    return this.small.doesExist(key) || this.held.has(key) || this.files.has(cid);
+    return (
+      this.pending.block(key) !== undefined ||
+      this.small.doesExist(key) ||
+      this.held.has(key) ||
+      this.files.has(cid)
+    );
   }
 
   async pin(cid: string, at: Date = new Date()): Promise<void> {
-    if (!this.pinned.doesExist(cid)) await this.pinned.put(cid, at.toISOString());
+    const pending = this.pending.pin(cid);
+    if (typeof pending === 'string' || (pending === undefined && this.pinned.doesExist(cid))) return;
+    this.pending.setPin(cid, at.toISOString());
   }
 
   async unpin(cid: string): Promise<void> {
-    await this.pinned.remove(cid);
+    this.pending.setPin(cid, null);
   }
 
   pins(): string[] {
-    return [...this.pinned.getKeys()];
+    const { added, removed } = this.pending.pinChanges();
+    const kept = [...this.pinned.getKeys()].filter((key) => !removed.has(key));
+    return [...new Set([...kept, ...added])];
   }
 
-  async flushed(): Promise<void> {
-    await this.root.flushed;
+  /** Everything written so far, committed and on disk (see PendingWrites). */
+  flushed(): Promise<void> {
+    return this.pending.commit();
   }
 
   async close(): Promise<void> {
+    await this.pending.close();
     await this.root.close();
+  }
+
+  private async lmdbFlushed(): Promise<void> {
+    await this.root.flushed;
+  }
+
+  /** One transaction, written by LMDB's write thread; a pin already there keeps its date. */
+  private async write(batch: WriteBatch): Promise<void> {
+    const writes: Promise<boolean>[] = [];
+    for (const [key, bytes] of batch.blocks) writes.push(this.small.put(key, bytes));
+    for (const [key, date] of batch.pins) {
+      if (date === null) writes.push(this.pinned.remove(key));
+      else if (!this.pinned.doesExist(key)) writes.push(this.pinned.put(key, date));
+    }
+    await Promise.all(writes);
   }
 }

@@ -46,10 +46,18 @@ export class EmbeddedStore implements ContentStore {
   ) {}
 
   /** `root` is the store's own directory, e.g. `DATA_ROOT/ipfs-store`. */
-  static async open(root: string): Promise<EmbeddedStore> {
+  static async open(
+    root: string,
+    options: Parameters<typeof BlockStorage.open>[1] = {},
+  ): Promise<EmbeddedStore> {
     await mkdir(root, { recursive: true });
     const legacyPins = new LegacyPins(join(root, 'pins'));
-    return new EmbeddedStore(await BlockStorage.open(root), legacyPins, root);
+    return new EmbeddedStore(await BlockStorage.open(root, options), legacyPins, root);
+  }
+
+  /** LMDB transactions written since opening (see PendingWrites): what `bench/drive-scaling.ts` reports. */
+  get commits(): number {
+    return this.blocks.pending.commits;
   }
 
   async add(content: AsyncIterable<Uint8Array>, options: AddOptions = {}): Promise<AddResult> {

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BlockStorage, SMALL_FILE_BYTES } from '../../../src/drive/store/block-storage.js';
 import { EmbeddedStore } from '../../../src/drive/store/embedded.js';
 import { tempDir } from '../../helpers/temp.js';
+import { openDriveAt } from '../drive-on-disk.js';
 import { collect, pseudoRandom } from '../helpers.js';
 
 async function block(text: string) {
@@ -49,21 +50,57 @@ describe('the embedded store’s block storage', () => {
     }
   });
 
-  it('is shared by every process that opens it: what one writes, another reads and unpins', async () => {
+  it('is shared by every process that opens it: what one commits, another reads and unpins', async () => {
     const root = join(dir.path, 'store');
     const [first, second] = [await BlockStorage.open(root), await BlockStorage.open(root)];
     try {
       const node = await block('a directory node');
       await first.put(node.cid, node.bytes);
       await first.pin(node.cid.toString());
+      // Written, not yet committed: this process already sees it; other processes once committed.
+      expect(await first.has(node.cid)).toBe(true);
+      expect(first.pins()).toEqual([node.cid.toString()]);
+      await first.flushed();
       expect(await second.has(node.cid)).toBe(true);
       expect(await collect(second.get(node.cid))).toEqual(node.bytes);
       expect(second.pins()).toEqual([node.cid.toString()]);
       await second.unpin(node.cid.toString());
+      expect(second.pins()).toEqual([]);
+      await second.flushed();
       expect(first.pins()).toEqual([]);
     } finally {
       await first.close();
       await second.close();
+    }
+  });
+
+  it('writes an upload’s leaf, wrapper, pins and tree in one transaction', async () => {
+    // No idle commits: every transaction counted is one a publication asked for.
+    const { store, drive } = await openDriveAt(dir.path, 1024 ** 3, undefined, { idleCommitMs: 60_000 });
+    const user = { email: 'ann@example.org', hex: 'a'.repeat(64), npub: '', g1pub: null, gps: null };
+    try {
+      const upload = (name: string) =>
+        drive.addStream(user, name, pseudoRandom(64 * 1024, name), { kind: 'cli' });
+      await upload('first.jpg');
+      const before = store.commits;
+      await upload('second.jpg');
+      const third = await upload('third.pdf');
+      // Each publication wrote its blocks and pins, and the previous root's unpin, in one transaction.
+      expect(store.commits - before).toBe(2);
+      // Committed and flushed before the upload answered: another process sees the new tree and its file.
+      const reopened = await EmbeddedStore.open(join(dir.path, 'ipfs'));
+      try {
+        expect(await reopened.pins()).toContain(third.rootCid);
+        expect(
+          (await collect(reopened.cat(`${third.rootCid}/${third.filePath.replace('APP/uDRIVE/', '')}`)))
+            .length,
+        ).toBe(64 * 1024);
+      } finally {
+        await reopened.close();
+      }
+    } finally {
+      await drive.drain();
+      await store.close();
     }
   });
 

@@ -104,9 +104,11 @@ describe('embedded content store', () => {
     const unpinned = await store.add(once_(Buffer.from('not pinned')), { pin: false });
     expect(await store.pins()).toContain(added.cid);
     expect(await store.pins()).not.toContain(unpinned.cid);
+    await store.flush();
     const reopened = await EmbeddedStore.open(join(dir.path, 'ipfs'));
     expect(await reopened.pins()).toContain(added.cid);
     await reopened.unpin(added.cid);
+    await reopened.flush();
     expect(await store.pins()).not.toContain(added.cid);
     await expect(store.pin('QmNLei78zWmzUdbeRB3CiUfAizWUrbeeZh5K1rhAQKCh51')).rejects.toMatchObject({
       code: 'CONTENT_NOT_FOUND',
