@@ -65,14 +65,15 @@ export class PendingWrites {
   }
 
   /**
-   * Resolves once everything written before the call is committed and flushed. Commits run one at a time:
-   * calls that come while one runs share the next. A failed transaction's writes go back in the buffer, so
+   * Resolves once everything written before the call is committed and flushed. Transactions are written one
+   * at a time: calls that come while one is written share the next. A failed transaction's writes go back in the buffer, so
    * the next commit tries them again and no later caller is told they are durable when they are not.
    */
   commit(): Promise<void> {
-    const step = this.queue.then(() => this.commitOpen());
+    // Only the transactions wait in line: the flush of one overlaps the writing of the next.
+    const step = this.queue.then(() => this.writeOpen());
     this.queue = step.catch(() => undefined);
-    return step;
+    return step.then(() => this.target.flushed());
   }
 
   /** Commits what is left and stops the timer: before the database closes. */
@@ -82,7 +83,7 @@ export class PendingWrites {
     await this.commit();
   }
 
-  private async commitOpen(): Promise<void> {
+  private async writeOpen(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const batch = this.open;
@@ -99,7 +100,6 @@ export class PendingWrites {
         this.committing = null;
       }
     }
-    await this.target.flushed();
   }
 
   /** A failed batch's writes, under what was written since (newer pin states win). */
