@@ -139,8 +139,11 @@ export class BlockStorage {
   }
 
   async close(): Promise<void> {
-    await this.pending.close();
-    await this.root.close();
+    try {
+      await this.pending.close();
+    } finally {
+      await this.root.close();
+    }
   }
 
   private async lmdbFlushed(): Promise<void> {

@@ -29,6 +29,7 @@ export class PendingWrites {
   private committing: WriteBatch | null = null;
   private queue: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | null = null;
+  private closed = false;
   /** Transactions written so far: what a publication costs, counted by the tests. */
   commits = 0;
 
@@ -78,6 +79,7 @@ export class PendingWrites {
 
   /** Commits what is left and stops the timer: before the database closes. */
   async close(): Promise<void> {
+    this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.commit();
@@ -110,7 +112,7 @@ export class PendingWrites {
   }
 
   private later(delayMs = this.idleCommitMs): void {
-    if (this.timer) return;
+    if (this.timer || this.closed) return;
     this.timer = setTimeout(() => {
       this.timer = null;
       // A failure is kept (requeue) and reported to the next caller of commit().

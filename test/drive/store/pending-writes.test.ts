@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { PendingWrites, type WriteBatch } from '../../../src/drive/store/pending-writes.js';
 
 /** A database that records the batches it is given, and fails the ones it is told to. */
@@ -107,5 +107,21 @@ describe('pending writes', () => {
     idle.setPin('last', null);
     await idle.close();
     expect(db.written.map((batch) => [...batch.pins.keys()])).toEqual([['old-root'], ['last']]);
+  });
+
+  it('sets no timer once closed: a write after close is written only when committed', async () => {
+    vi.useFakeTimers();
+    try {
+      const db = recordingTarget();
+      const pending = new PendingWrites(db.target, 5);
+      const closing = pending.close();
+      await vi.runAllTimersAsync();
+      await closing;
+      pending.setPin('late', null);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(db.written).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
