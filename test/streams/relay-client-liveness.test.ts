@@ -25,7 +25,8 @@ describe('relay client: liveness', () => {
     // The unanswered close handshake did not keep the old socket: it was destroyed, not left half-open.
     await waitFor(() => relay.openSockets() <= 1);
     expect(logs.filter((l) => l.msg === 'relay connection lost').length).toBeGreaterThanOrEqual(1);
-    expect(logs.filter((l) => l.msg === 'relay connected').length).toBeGreaterThanOrEqual(2);
+    // The client logs the new connection once its own side has opened, which can come after the relay's.
+    await waitFor(() => logs.filter((l) => l.msg === 'relay connected').length >= 2);
   });
 
   it('logs a CLOSED subscription and resubscribes after a back-off, not in a loop', async () => {
