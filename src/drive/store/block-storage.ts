@@ -48,8 +48,10 @@ export class BlockStorage {
   /** Blocks and pins not committed yet: see PendingWrites. */
   readonly pending: PendingWrites;
 
-  /** `dir` is the store's directory; blocks written by earlier versions are in its `blocks/` and stay readable. */
-  /** `idleCommitMs`: see PendingWrites (tests set it long, to count a publication's transactions). */
+  /**
+   * `dir` is the store's directory; blocks written by earlier versions are in its `blocks/` and stay readable.
+   * `idleCommitMs`: see PendingWrites (tests set it long, to count a publication's transactions).
+   */
   static async open(dir: string, { idleCommitMs }: { idleCommitMs?: number } = {}): Promise<BlockStorage> {
     const path = join(dir, 'lmdb');
     await mkdir(path, { recursive: true });

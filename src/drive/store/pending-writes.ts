@@ -67,8 +67,9 @@ export class PendingWrites {
 
   /**
    * Resolves once everything written before the call is committed and flushed. Transactions are written one
-   * at a time: calls that come while one is written share the next. A failed transaction's writes go back in the buffer, so
-   * the next commit tries them again and no later caller is told they are durable when they are not.
+   * at a time: calls that come while one is written share the next. A failed transaction's writes go back in
+   * the buffer, so the next commit tries them again and no later caller is told they are durable when they
+   * are not.
    */
   commit(): Promise<void> {
     // Only the transactions wait in line: the flush of one overlaps the writing of the next.
