@@ -218,6 +218,13 @@ describe('drive service', () => {
     expect(await filesIn(join(fx.root, '.drive-staging'))).toEqual([]);
   });
 
+  /** A batch's moving note left at the end of the drive's log, as a crash leaves it; the next upload settles it. */
+  async function settledByNextUpload(user: ReturnType<DriveFixture['user']>, moving: unknown[]) {
+    await appendFile(join(fx.drive.driveDir(user), LOG_NAME), `${JSON.stringify({ moving })}\n`);
+    const next = await fx.addText(user, 'two.txt', 'two');
+    return { next, paths: (await fx.drive.list(user)).files.map((f) => f.path) };
+  }
+
   it('settles a batch killed after moving its files in and before logging its change', async () => {
     const gus = fx.user('gus@example.org');
     const first = await fx.addText(gus, 'one.txt', 'one');
@@ -243,15 +250,8 @@ describe('drive service', () => {
         name: `${['moved', 'never'][i]}.txt`,
       },
     }));
-    await appendFile(join(driveDir, LOG_NAME), `${JSON.stringify({ moving })}\n`);
-
-    const next = await fx.addText(gus, 'two.txt', 'two');
-    const manifest = await fx.drive.list(gus);
-    expect(manifest.files.map((f) => f.path)).toEqual([
-      'Documents/one.txt',
-      'Documents/moved.txt',
-      'Documents/two.txt',
-    ]);
+    const { next, paths } = await settledByNextUpload(gus, moving);
+    expect(paths).toEqual(['Documents/one.txt', 'Documents/moved.txt', 'Documents/two.txt']);
     expect(next.rootCid).toBe(await addRecursiveCid(driveDir));
     expect(await filesIn(join(fx.root, '.drive-staging'))).toEqual([]);
   });
@@ -282,15 +282,8 @@ describe('drive service', () => {
     const moving = [
       { staged: join(fx.root, '.drive-staging', '.lost.part'), final: join(driveDir, entry.path), entry },
     ];
-    await appendFile(join(driveDir, LOG_NAME), `${JSON.stringify({ moving })}\n`);
-
-    const next = await fx.addText(hal, 'two.txt', 'two');
-    const manifest = await fx.drive.list(hal);
-    expect(manifest.files.map((f) => f.path)).toEqual([
-      'Documents/one.txt',
-      'Documents/lost.txt',
-      'Documents/two.txt',
-    ]);
+    const { next, paths } = await settledByNextUpload(hal, moving);
+    expect(paths).toEqual(['Documents/one.txt', 'Documents/lost.txt', 'Documents/two.txt']);
     expect((await collect(fx.store.cat(entry.ipfs_link))).toString()).toBe(text);
     expect(await fx.store.pins()).toContain(wrapper);
     expect(next.rootCid).toBe(await addRecursiveCid(driveDir));

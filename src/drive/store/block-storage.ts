@@ -46,7 +46,12 @@ export class BlockStorage {
   }
 
   /** Blocks and pins not committed yet: see PendingWrites. */
-  readonly pending: PendingWrites;
+  private readonly pending: PendingWrites;
+
+  /** LMDB transactions written since opening (see PendingWrites). */
+  get commits(): number {
+    return this.pending.commits;
+  }
 
   /**
    * `dir` is the store's directory; blocks written by earlier versions are in its `blocks/` and stay readable.

@@ -57,7 +57,7 @@ export class EmbeddedStore implements ContentStore {
 
   /** LMDB transactions written since opening (see PendingWrites): what `bench/drive-scaling.ts` reports. */
   get commits(): number {
-    return this.blocks.pending.commits;
+    return this.blocks.commits;
   }
 
   async add(content: AsyncIterable<Uint8Array>, options: AddOptions = {}): Promise<AddResult> {
