@@ -37,14 +37,20 @@ export interface LoadedDrive {
   torn: boolean;
   /** Files a batch was moving into the drive when the log ended: its change never came (see noteMoving). */
   moving: JournalRecord[] | null;
-  /** The log as noteMoving left it open for the change that follows in the same batch (see closeLog). */
-  log?: FileHandle | null;
   /** The drive lock's holding (lock.ts) in which this state was last read from disk or written. */
   tenure?: Tenure;
 }
 
 /** The drives in use, by manifest path; parsed once, then followed through their log. */
 const loaded = new LRUCache<string, LoadedDrive>({ max: 256 });
+
+/**
+ * Logs kept open for the tenure of the drive lock they were opened in, by log path: while this process holds
+ * the lock without a break, no other process folds (removes) the log, so one opening serves every append of
+ * the tenure. Closed by the checkpoint that removes the log (always under the lock), by a failed append, or
+ * when a later tenure needs the log: a handle from an earlier tenure may name a log another process removed.
+ */
+const keptLogs = new Map<string, { tenure: Tenure; handle: FileHandle }>();
 
 const logPathOf = (manifestPath: string) => join(dirname(manifestPath), LOG_NAME);
 const utf8 = new TextEncoder();
@@ -113,33 +119,56 @@ export async function readManifest(path: string, owner: Owner, at: string): Prom
 /**
  * Notes, before a batch moves its files from staging into the drive's folders, where each goes: if the
  * process dies before the batch's change is logged, the next writer settles those files (writer.ts). Not
- * flushed: a process killed keeps what it wrote, and the change that follows is flushed with it.
+ * flushed: a process killed keeps what it wrote, and the change that follows is flushed with it. Under the
+ * drive lock, in `tenure`.
  */
-export async function noteMoving(path: string, drive: LoadedDrive, records: JournalRecord[]): Promise<void> {
-  await append(path, drive, { moving: records }, { flush: false, keepOpen: true });
+export async function noteMoving(
+  path: string,
+  drive: LoadedDrive,
+  records: JournalRecord[],
+  tenure: Tenure,
+): Promise<void> {
+  await append(path, drive, { moving: records }, { flush: false, tenure });
   drive.moving = records;
 }
 
-/** Appends one change to the log, flushed, then applies it to the state. Under the drive lock. */
-export async function commitChange(path: string, drive: LoadedDrive, change: DriveChange): Promise<void> {
-  await append(path, drive, { seq: drive.state.seq + 1, ...change }, { flush: true, keepOpen: false });
+/** Appends one change to the log, flushed, then applies it to the state. Under the drive lock, in `tenure`. */
+export async function commitChange(
+  path: string,
+  drive: LoadedDrive,
+  change: DriveChange,
+  tenure: Tenure,
+): Promise<void> {
+  await append(path, drive, { seq: drive.state.seq + 1, ...change }, { flush: true, tenure });
   drive.state.apply(change);
   drive.state.seq += 1;
   drive.moving = null;
 }
 
-/** Closes the log a batch's note left open when its change will not come (the batch failed). */
-export async function closeLog(drive: LoadedDrive): Promise<void> {
-  const handle = drive.log;
-  drive.log = null;
-  await handle?.close();
+/** Closes the drive's log if this process keeps it open (see keptLogs). Under the drive lock. */
+export async function closeLog(path: string): Promise<void> {
+  const logPath = logPathOf(path);
+  const kept = keptLogs.get(logPath);
+  keptLogs.delete(logPath);
+  await kept?.handle.close();
+}
+
+/** The log opened in append mode (it writes at its end), once per tenure of the drive lock. */
+async function logHandle(logPath: string, tenure: Tenure): Promise<FileHandle> {
+  const kept = keptLogs.get(logPath);
+  if (kept?.tenure === tenure) return kept.handle;
+  keptLogs.delete(logPath);
+  await kept?.handle.close().catch(() => undefined);
+  const handle = await open(logPath, 'a', 0o644);
+  keptLogs.set(logPath, { tenure, handle });
+  return handle;
 }
 
 async function append(
   path: string,
   drive: LoadedDrive,
   record: LogRecord,
-  options: { flush: boolean; keepOpen: boolean },
+  options: { flush: boolean; tenure: Tenure },
 ): Promise<void> {
   const logPath = logPathOf(path);
   // A drive's first change: its owner is written down first, since no line of the log names it.
@@ -147,21 +176,15 @@ async function append(
   if (drive.torn) await truncate(logPath, drive.offset);
   drive.torn = false;
   const line = utf8.encode(`${JSON.stringify(record)}\n`);
-  // A batch's note and its change share one opening of the log: opened in append mode, it writes at its end.
-  const handle = drive.log ?? (await open(logPath, 'a', 0o644));
-  drive.log = null;
-  let kept = false;
   try {
+    const handle = await logHandle(logPath, options.tenure);
     await handle.write(line);
     if (options.flush) await handle.datasync();
-    kept = options.keepOpen;
   } catch (error) {
+    await closeLog(path).catch(() => undefined);
     // The caller is told the change failed: it must not come back at the next read.
     await truncate(logPath, drive.offset).catch(() => loaded.delete(path));
     throw error;
-  } finally {
-    if (kept) drive.log = handle;
-    else await handle.close();
   }
   drive.offset += line.length;
 }
@@ -170,6 +193,8 @@ async function append(
 export async function checkpoint(path: string, owner: Owner, at: string): Promise<boolean> {
   const drive = await loadDrive(path, owner, at);
   // A batch's moves not settled yet stay in the log for the next writer.
+  // Its next change (in this tenure or a later one) opens the log again: the one removed here is gone.
+  await closeLog(path);
   if ((drive.offset === 0 && !drive.torn) || drive.moving) return false;
   await writeCheckpoint(path, drive);
   // A log that outlives its checkpoint (a crash here) is only replayed up to what the checkpoint holds.

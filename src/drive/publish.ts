@@ -25,6 +25,8 @@ export interface PublishContext {
   manifestPath: string;
   /** The time the new tree records (`updated_at`). */
   updatedAt: string;
+  /** The holding of the drive lock this publication runs in (see lock.ts). */
+  tenure: Tenure;
   /**
    * Drives whose journal of earlier versions this process already replayed or found empty: no process of
    * this version writes one, so each drive is looked at once (absent: every time).
@@ -76,7 +78,7 @@ export async function publishChange(
     folder_dag_sizes: root.folderDagSizes,
     updated_at: context.updatedAt,
   };
-  await commitChange(context.manifestPath, drive, { ...change, tree });
+  await commitChange(context.manifestPath, drive, { ...change, tree }, context.tenure);
   if (previous && previous !== root.rootCid) await unpinQuietly(context, previous);
   return root.rootCid;
 }
@@ -95,12 +97,8 @@ export async function unpinQuietly(
  * The drive as its log and checkpoint leave it, with uploads a crash interrupted settled first: files a batch
  * had moved in before its change was logged (noteMoving), and earlier versions' journal.
  */
-export async function loadSettled(
-  context: PublishContext,
-  owner: Owner,
-  tenure?: Tenure,
-): Promise<LoadedDrive> {
-  const drive = await loadDrive(context.manifestPath, owner, context.updatedAt, tenure);
+export async function loadSettled(context: PublishContext, owner: Owner): Promise<LoadedDrive> {
+  const drive = await loadDrive(context.manifestPath, owner, context.updatedAt, context.tenure);
   const listed = (path: string) => drive.state.entry(path) !== undefined;
   const moved = drive.moving ? await settleMoves(drive.moving, listed) : [];
   const recovered = (await Promise.all(moved.map((entry) => withContent(context, entry)))).filter(

@@ -1,4 +1,4 @@
-import { chmod, mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Logger } from 'pino';
 import { localTimestamp, type Clock } from '../clock.js';
@@ -16,7 +16,7 @@ import {
   type PlacementOutcome,
 } from './placement.js';
 import type { ManifestEntry } from './manifest.js';
-import { closeLog, noteMoving, type LoadedDrive } from './manifest-log.js';
+import { noteMoving, type LoadedDrive } from './manifest-log.js';
 import { loadSettled, publishChange, unpinQuietly, type DriveStore, type PublishContext } from './publish.js';
 import { wrapFile } from './root.js';
 import { QuotaExceededError } from './quota.js';
@@ -50,7 +50,7 @@ export class DriveWriter {
    * publishes one new tree with one manifest write. A placement refused on its own (quota, name) fails alone;
    * a failed publication fails the whole batch and takes its files back out.
    */
-  async placeAll(placements: readonly Placement[], tenure?: Tenure): Promise<PlacementOutcome[]> {
+  async placeAll(placements: readonly Placement[], tenure: Tenure): Promise<PlacementOutcome[]> {
     const drive = await this.load(tenure);
     const { state } = drive;
     const outcomes: PlacementOutcome[] = [];
@@ -98,9 +98,10 @@ export class DriveWriter {
         this.manifestPath(),
         drive,
         accepted.map(({ moved }) => moved.record),
+        tenure,
       );
       await Promise.all(accepted.map(({ moved }) => this.moveIn(moved.staged, moved.record.final)));
-      const rootCid = await publishChange(this.publishing(), drive, {
+      const rootCid = await publishChange(this.publishing(tenure), drive, {
         add: accepted.map(({ moved }) => moved.record.entry),
       });
       for (const { index, moved } of accepted) outcomes[index] = { ok: true, result: moved.result(rootCid) };
@@ -108,7 +109,6 @@ export class DriveWriter {
       for (const outcome of outcomes)
         if (outcome?.ok && outcome.result.existing) outcome.result.rootCid = rootCid;
     } catch (error) {
-      await closeLog(drive).catch(() => undefined);
       // The manifest was not written: the callers get an error, so the files must not appear later either.
       for (const { index, moved } of accepted) {
         await rm(moved.record.final, { force: true });
@@ -158,23 +158,25 @@ export class DriveWriter {
     return { staged, wrapper, record, result } satisfies MovedFile;
   }
 
-  /** Moves a staged file to its place; its folder is made again if it went away since it was last seen. */
-  private async moveIn(staged: Pick<StagedFile, 'path'>, final: string): Promise<void> {
-    await this.deps.staging.moveTo(staged, final).catch(async (error: NodeJS.ErrnoException) => {
+  /** Moves a staged file to its place, readable (published content); its folder is made again if it went away. */
+  private async moveIn(staged: Pick<StagedFile, 'path' | 'mode'>, final: string): Promise<void> {
+    await this.deps.staging.moveTo(staged, final, 0o644).catch(async (error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error;
       this.deps.knownFolders?.delete(dirname(final));
       await mkdir(dirname(final), { recursive: true });
-      await this.deps.staging.moveTo(staged, final);
+      await this.deps.staging.moveTo(staged, final, 0o644);
     });
-    await chmod(final, 0o644); // staged private; published content is readable
   }
 
   /** Takes a file out of the manifest, the folder and the pins; answers with the files that remain. */
-  async remove(path: string): Promise<{ entry: ManifestEntry; rootCid: string; remaining: ManifestEntry[] }> {
-    const drive = await this.load();
+  async remove(
+    path: string,
+    tenure: Tenure,
+  ): Promise<{ entry: ManifestEntry; rootCid: string; remaining: ManifestEntry[] }> {
+    const drive = await this.load(tenure);
     const entry = drive.state.entry(path);
     if (!entry) throw new NotFound('FILE_NOT_FOUND', `There is no file ${path} in the drive.`);
-    const rootCid = await publishChange(this.publishing(), drive, { remove: [path] });
+    const rootCid = await publishChange(this.publishing(tenure), drive, { remove: [path] });
     await rm(within(this.driveDir, entry.category, entry.name), { force: true });
     // Only the wrapper was pinned for this file; other drives holding the same content pin their own.
     await unpinQuietly(this.deps, entry.ipfs_link.split('/')[0]!);
@@ -185,16 +187,17 @@ export class DriveWriter {
    * The drive, with uploads interrupted by a crash settled first (see journal.ts); as this process left it,
    * without asking the disk, when the lock was held without a break since (the same `tenure`).
    */
-  private load(tenure?: Tenure): Promise<LoadedDrive> {
-    return loadSettled(this.publishing(), this.user, tenure);
+  private load(tenure: Tenure): Promise<LoadedDrive> {
+    return loadSettled(this.publishing(tenure), this.user);
   }
 
-  private publishing(): PublishContext {
+  private publishing(tenure: Tenure): PublishContext {
     return {
       ...this.deps,
       driveDir: this.driveDir,
       manifestPath: this.manifestPath(),
       updatedAt: this.now(),
+      tenure,
     };
   }
 

@@ -1,4 +1,4 @@
-import { appendFile, readFile, readdir, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../../src/fs/atomic.js';
@@ -44,8 +44,10 @@ describe('the drive manifest: checkpoint plus log', () => {
   });
   afterEach(() => dir.cleanup());
 
+  // Each change in a tenure of its own, as a writer that takes the lock for it and gives it back.
+  let tenure = 1_000;
   const change = async (add: ManifestEntry[], root: string, remove: string[] = []) =>
-    commitChange(path, await loadDrive(path, owner, at), { add, remove, tree: tree(root) });
+    commitChange(path, await loadDrive(path, owner, at), { add, remove, tree: tree(root) }, ++tenure);
 
   it('appends a line per change and folds them into manifest.json at a checkpoint, in the order added', async () => {
     await change([entry('Images/b.jpg'), entry('Images/a.jpg')], 'QmOne');
@@ -81,6 +83,31 @@ describe('the drive manifest: checkpoint plus log', () => {
     const next = await loadDrive(path, owner, at, 8);
     expect(next.state.manifest.root_cid).toBe('QmTwo');
     expect(next.state.manifest.files.map((f) => f.path)).toEqual(['Images/a.jpg', 'Images/b.jpg']);
+  });
+
+  it('keeps the log open through one tenure, and opens it again in the next: another process may have folded it', async () => {
+    const logPath = join(dir.path, LOG_NAME);
+    await commitChange(
+      path,
+      await loadDrive(path, owner, at, 1),
+      { add: [entry('Images/a.jpg')], tree: tree('QmOne') },
+      1,
+    );
+    // Between two tenures, another process folds the log into manifest.json and removes it.
+    const folded = { ...(await readManifest(path, owner, at)), log_seq: 1 };
+    await writeFileAtomic(path, JSON.stringify(folded));
+    await rm(logPath);
+    const drive = await loadDrive(path, owner, at, 2);
+    await commitChange(path, drive, { add: [entry('Images/b.jpg')], tree: tree('QmTwo') }, 2);
+    await commitChange(path, drive, { add: [entry('Images/c.jpg')], tree: tree('QmThree') }, 2);
+    // Written to the new log, not to the removed one the first tenure had open.
+    const lines = (await readFile(logPath, 'utf8')).trimEnd().split('\n');
+    expect(lines.map((l) => (JSON.parse(l) as { seq: number }).seq)).toEqual([2, 3]);
+    expect((await readManifest(path, owner, at)).files.map((f) => f.path)).toEqual([
+      'Images/a.jpg',
+      'Images/b.jpg',
+      'Images/c.jpg',
+    ]);
   });
 
   it('keeps its indexes (names, bytes, content) through removals', async () => {
