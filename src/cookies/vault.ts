@@ -62,7 +62,7 @@ export class CookieVault {
    */
   async accept(
     owner: Owner,
-    staged: Pick<StagedFile, 'path' | 'size' | 'head' | 'mode'>,
+    staged: Pick<StagedFile, 'path' | 'size' | 'head'>,
     from: Pick<StagingArea, 'moveTo'>,
   ): Promise<CookieUploadResponse> {
     const scan =

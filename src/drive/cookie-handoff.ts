@@ -12,6 +12,6 @@ export interface CookieHandoff {
   looksLikeCookies(head: Uint8Array): boolean;
   accept(
     user: UserRecord,
-    staged: Pick<StagedFile, 'path' | 'size' | 'head' | 'mode'>,
+    staged: Pick<StagedFile, 'path' | 'size' | 'head'>,
   ): Promise<Static<typeof CookieHandoffBody>>;
 }

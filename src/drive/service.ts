@@ -1,7 +1,7 @@
 import pLimit from 'p-limit';
 import type { Logger } from 'pino';
 import { StagingArea, type StagedFile } from '../fs/staging.js';
-import { COOKIE_SNIFF_BYTES, looksLikeNetscapeCookies } from '../cookies/netscape.js';
+import { COOKIE_SNIFF_BYTES } from '../cookies/netscape.js';
 import { StationError, NotFound } from '../errors.js';
 import type { UserRecord } from '../identity/user-files.js';
 import { releaseMedia } from './media/record.js';
@@ -70,7 +70,7 @@ export class DriveService extends DriveReader {
     super(deps);
     // Every upload route checks the start of a file for cookies (docs/api-contract.md §7): keep what that
     // check reads.
-    this.staging = new StagingArea(deps.stagingDir, COOKIE_SNIFF_BYTES, looksLikeNetscapeCookies);
+    this.staging = new StagingArea(deps.stagingDir, COOKIE_SNIFF_BYTES);
     this.locks = new DriveLocks(deps.logger, deps.lockLease);
     this.commits = new GroupCommits(this.locks);
     this.checkpoints = new Checkpoints(this.locks, deps.logger, () => this.now());

@@ -159,7 +159,7 @@ export class DriveWriter {
   }
 
   /** Moves a staged file to its place, readable (published content); its folder is made again if it went away. */
-  private async moveIn(staged: Pick<StagedFile, 'path' | 'mode'>, final: string): Promise<void> {
+  private async moveIn(staged: Pick<StagedFile, 'path'>, final: string): Promise<void> {
     await this.deps.staging.moveTo(staged, final, 0o644).catch(async (error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error;
       this.deps.knownFolders?.delete(dirname(final));

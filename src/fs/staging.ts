@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { chmod, mkdir, open, readdir, readFile, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { chmod, mkdir, open, readdir, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { moveFile } from './atomic.js';
 
@@ -8,25 +8,6 @@ import { moveFile } from './atomic.js';
 const WRITE_BATCH_BYTES = 256 * 1024;
 /** ...and at most this many chunks (a client sending tiny ones costs no more than one write each). */
 const WRITE_BATCH_CHUNKS = 64;
-
-let umask: Promise<number | null> | undefined;
-
-/**
- * Whether a file made with `mode` gets exactly it: the process's umask (Linux's /proc/self/status, read once;
- * `process.umask()` sets it to read it) clears no bit of it. Otherwise a staged file is made private and
- * given its mode when moved.
- */
-async function umaskKeeps(mode: number): Promise<boolean> {
-  umask ??= readFile('/proc/self/status', 'latin1').then(
-    (status) => {
-      const found = /^Umask:\s*([0-7]+)$/m.exec(status);
-      return found ? parseInt(found[1]!, 8) : null;
-    },
-    () => null,
-  );
-  const mask = await umask;
-  return mask !== null && (mask & mode) === 0;
-}
 
 /** A complete file received into the staging area, not yet anywhere else. */
 export interface StagedFile {
@@ -36,8 +17,6 @@ export interface StagedFile {
   sha256: string;
   /** The first bytes (up to the area's `headBytes`), for content checks such as the cookie-file test. */
   head: Buffer;
-  /** Its permissions: 600, or 644 when the whole file was seen before it was made and is not private. */
-  mode: number;
 }
 
 /**
@@ -73,22 +52,16 @@ export class StagingArea {
     readonly dir: string,
     /** How much of the start of each file is kept in memory (`StagedFile.head`). */
     readonly headBytes: number,
-    /**
-     * Whether a file that starts with `head` must stay private (mode 600) wherever it goes (a cookie file).
-     * Asked only of a file received whole before its staging file is made; any other is private.
-     */
-    private readonly isPrivate: (head: Buffer) => boolean = () => true,
   ) {}
 
   /**
    * Streams `source` to a staging file; a broken stream or an exceeded limit leaves nothing behind. A file
-   * that arrives within one write (WRITE_BATCH_BYTES) is made only once complete, with its final mode, and
-   * written with O_DSYNC: made, written, flushed and closed in three calls instead of four and a `chmod`.
+   * that arrives within one write (WRITE_BATCH_BYTES) is made only once complete and written with O_DSYNC:
+   * made, written, flushed and closed in three calls instead of four.
    */
   async receive(source: AsyncIterable<Uint8Array>, limits: readonly SizeLimit[]): Promise<StagedFile> {
     const path = join(this.dir, `.${randomBytes(12).toString('hex')}.part`);
     let handle: FileHandle | null = null;
-    let mode = 0o600;
     const hash = createHash('sha256');
     const head: Buffer[] = [];
     let headLength = 0;
@@ -116,7 +89,7 @@ export class StagingArea {
         unwritten.push(chunk);
         unwrittenBytes += chunk.byteLength;
         if (unwrittenBytes >= WRITE_BATCH_BYTES || unwritten.length >= WRITE_BATCH_CHUNKS) {
-          handle ??= await this.create(path, mode, 0);
+          handle ??= await this.create(path, 0);
           await handle.writev(unwritten);
           unwritten.length = 0;
           unwrittenBytes = 0;
@@ -126,8 +99,7 @@ export class StagingArea {
         if (unwritten.length > 0) await handle.writev(unwritten);
         await handle.sync();
       } else {
-        if (!this.isPrivate(Buffer.concat(head)) && (await umaskKeeps(0o644))) mode = 0o644;
-        handle = await this.create(path, mode, constants.O_DSYNC);
+        handle = await this.create(path, constants.O_DSYNC);
         if (unwritten.length > 0) await handle.writev(unwritten);
       }
       await handle.close();
@@ -138,16 +110,16 @@ export class StagingArea {
       }
       throw error;
     }
-    return { path, size, sha256: hash.digest('hex'), head: Buffer.concat(head), mode };
+    return { path, size, sha256: hash.digest('hex'), head: Buffer.concat(head) };
   }
 
   /** A new staging file; the folder is made on the first upload (or again if removed), not checked each time. */
-  private async create(path: string, mode: number, flags: number): Promise<FileHandle> {
+  private async create(path: string, flags: number): Promise<FileHandle> {
     const how = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | flags;
-    return open(path, how, mode).catch(async (error: NodeJS.ErrnoException) => {
+    return open(path, how, 0o600).catch(async (error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error;
       await mkdir(this.dir, { recursive: true, mode: 0o700 });
-      return open(path, how, mode);
+      return open(path, how, 0o600);
     });
   }
 
@@ -165,8 +137,8 @@ export class StagingArea {
    * Moves a staged file into place with `mode` (see `moveFile`: across file systems, a copy), set before the
    * move: the file never shows at `target` with other permissions.
    */
-  async moveTo(staged: Pick<StagedFile, 'path' | 'mode'>, target: string, mode = 0o600): Promise<void> {
-    if (staged.mode !== mode) await chmod(staged.path, mode);
+  async moveTo(staged: Pick<StagedFile, 'path'>, target: string, mode = 0o600): Promise<void> {
+    if (mode !== 0o600) await chmod(staged.path, mode);
     await moveFile(staged.path, target, mode);
     this.moved.add(staged);
   }
