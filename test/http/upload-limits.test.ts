@@ -59,7 +59,8 @@ describe('per-user upload limits', () => {
       first.on('error', reject);
     });
     first.write(head);
-    first.write(Buffer.alloc(64 * 1024, 1));
+    // More than one write batch of staging (256 KiB): its staging file is made before the end comes.
+    first.write(Buffer.alloc(320 * 1024, 1));
     await waitFor(async () => (await staged()).length === 1);
 
     const second = await postUpload(t, '/api/upload', {
