@@ -1,7 +1,7 @@
 import { UnixFS } from 'ipfs-unixfs';
-import { LRUCache } from 'lru-cache';
 import { CID } from 'multiformats/cid';
 import { sha256 } from 'multiformats/hashes/sha2';
+import { cidText, parsedCid } from './cid-text.js';
 
 export interface DirectoryLink {
   name: string;
@@ -36,15 +36,6 @@ export class DirectoryTooLargeError extends Error {
   constructor() {
     super('The directory is too large to be published without sharding.');
   }
-}
-
-/** Folders are re-encoded at every change of one of their files: their CIDs are decoded once, not each time. */
-const cids = new LRUCache<string, CID>({ max: 50_000 });
-
-export function parsedCid(text: string): CID {
-  let cid = cids.get(text);
-  if (!cid) cids.set(text, (cid = CID.parse(text)));
-  return cid;
 }
 
 /** A link of a directory node, encoded: the node is its links in name order, then its Data. */
@@ -123,7 +114,7 @@ export async function directoryNode(sorted: readonly EncodedLink[]): Promise<Enc
   if (estimate > SHARDING_THRESHOLD_BYTES) throw new DirectoryTooLargeError();
   const bytes = Buffer.concat([...sorted.map((link) => link.field), DIRECTORY_DATA]);
   const cid = CID.createV0(await sha256.digest(bytes));
-  return { cid: cid.toString(), bytes, dagSize: linked + bytes.length };
+  return { cid: cidText(cid), bytes, dagSize: linked + bytes.length };
 }
 
 /**

@@ -4,6 +4,7 @@ import * as dagPb from '@ipld/dag-pb';
 import { exporter, type UnixFSEntry } from 'ipfs-unixfs-exporter';
 import { CID } from 'multiformats/cid';
 import { sha256 } from 'multiformats/hashes/sha2';
+import { cidText } from './cid-text.js';
 import { isDagPb } from './dag.js';
 import { translate } from './embedded-errors.js';
 import { parseIpfsPath } from './ipfs-path.js';
@@ -70,7 +71,7 @@ export class EmbeddedStore implements ContentStore {
   }
 
   private async pinned(imported: Imported, options: AddOptions): Promise<AddResult> {
-    const cid = imported.cid.toString();
+    const cid = cidText(imported.cid);
     if (options.pin !== false) await this.blocks.pin(cid);
     return { cid, size: imported.size, dagSize: imported.dagSize };
   }
@@ -121,7 +122,7 @@ export class EmbeddedStore implements ContentStore {
     if (!isDagPb(bytes)) throw new InvalidContentPathError('The block is not a dag-pb node.');
     const cid = CID.createV0(await sha256.digest(bytes));
     await this.blocks.put(cid, bytes);
-    return cid.toString();
+    return cidText(cid);
   }
 
   async pin(cid: string): Promise<void> {

@@ -4,7 +4,8 @@ import { Bucket, createHAMT } from 'hamt-sharding';
 import { UnixFS } from 'ipfs-unixfs';
 import { LRUCache } from 'lru-cache';
 import type { CID } from 'multiformats/cid';
-import { parsedCid, type DirectoryLink } from './dag.js';
+import { parsedCid } from './cid-text.js';
+import type { DirectoryLink } from './dag.js';
 
 /**
  * HAMT-sharded UnixFS directories, as Kubo (go-unixfs / boxo `io.HAMTDirectory`) and ipfs-unixfs-importer

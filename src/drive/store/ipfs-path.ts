@@ -1,4 +1,5 @@
 import { CID } from 'multiformats/cid';
+import { parsedCid } from './cid-text.js';
 import { InvalidContentPathError } from './types.js';
 
 /** A validated IPFS path: a CID and zero or more plain names below it. */
@@ -13,7 +14,7 @@ const MAX_LENGTH = 4096;
 
 function parseCid(text: string): CID {
   try {
-    return CID.parse(text);
+    return parsedCid(text);
   } catch {
     throw new InvalidContentPathError(`"${text.slice(0, 100)}" is not a valid CID.`);
   }
