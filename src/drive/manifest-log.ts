@@ -192,9 +192,9 @@ async function append(
 /** Folds the log into manifest.json and removes it. Under the drive lock. False when there was nothing to fold. */
 export async function checkpoint(path: string, owner: Owner, at: string): Promise<boolean> {
   const drive = await loadDrive(path, owner, at);
-  // A batch's moves not settled yet stay in the log for the next writer.
-  // Its next change (in this tenure or a later one) opens the log again: the one removed here is gone.
+  // The next change (in this tenure or a later one) opens the log again: the one removed here is gone.
   await closeLog(path);
+  // A batch's moves not settled yet stay in the log for the next writer.
   if ((drive.offset === 0 && !drive.torn) || drive.moving) return false;
   await writeCheckpoint(path, drive);
   // A log that outlives its checkpoint (a crash here) is only replayed up to what the checkpoint holds.
