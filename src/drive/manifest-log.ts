@@ -146,7 +146,7 @@ export async function commitChange(
 }
 
 /** Closes the drive's log if this process keeps it open (see keptLogs). Under the drive lock. */
-export async function closeLog(path: string): Promise<void> {
+async function closeLog(path: string): Promise<void> {
   const logPath = logPathOf(path);
   const kept = keptLogs.get(logPath);
   keptLogs.delete(logPath);
