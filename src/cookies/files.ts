@@ -91,15 +91,16 @@ export async function scanCookieStream(
  * `readLines` splits them, without a promise per line.
  */
 export function scanCookieBytes(bytes: Uint8Array, maxLineBytes = MAX_LINE_BYTES): CookieScan {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // Decoded once: each line is then a slice of one string, not a copy of its own.
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
   const scanner = new CookieScanner();
   let lineNumber = 0;
-  for (let start = 0; start < buffer.length;) {
-    const newline = buffer.indexOf(0x0a, start);
-    const end = newline === -1 ? buffer.length : newline;
+  for (let start = 0; start < text.length;) {
+    const newline = text.indexOf('\n', start);
+    const end = newline === -1 ? text.length : newline;
     lineNumber += 1;
     if (end - start > maxLineBytes) throw lineTooLong(lineNumber);
-    scanner.feed(buffer.toString('latin1', start, end));
+    scanner.feed(text.slice(start, end));
     start = end + 1;
   }
   return scanner.result();

@@ -20,6 +20,13 @@ const HEADER_ANYWHERE = /^#\s*(?:netscape\s+)?http\s+cookie\s+file\b/im;
 /** Fields 2 to 5 of a cookie line (classifyLine): flag, path, flag, the start of an expiry. */
 const COOKIE_SHAPE = /\t(?:true|false)\t[^\t\n]*\t(?:true|false)\t-?\d/i;
 const HTTP_ONLY_PREFIX = /^#httponly_/i;
+/**
+ * The start of a usual cookie line, up to the TAB after its expiry: what `classifyLine` accepts as a cookie
+ * with this host column and expiry, found without splitting the line (a test checks the two agree). A line it
+ * does not match goes through `classifyLine`.
+ */
+const WELL_FORMED_COOKIE =
+  /^(?:#httponly_)?(?!#)([^\t\n]+)\t(?:true|false)\t[^\t\n]*\t(?:true|false)\t(-?\d{1,20}(?:\.\d*)?)\t/i;
 const FLAG = /^(?:true|false)$/i;
 const EXPIRY = /^-?\d{1,20}(?:\.\d*)?$/;
 /** Latest second a JavaScript Date can hold; beyond it an expiry means "never" for our purposes. */
@@ -52,13 +59,19 @@ export function classifyLine(rawLine: string): CookieLine {
   if (hostColumn === '' || !FLAG.test(subdomains) || !FLAG.test(secure) || !EXPIRY.test(expiry)) {
     return { kind: 'malformed' };
   }
-  const seconds = Math.floor(Number(expiry));
-  return {
-    kind: 'cookie',
-    hostColumn,
-    httpOnly,
-    expires: seconds > 0 && seconds < MAX_EXPIRY_SECONDS ? seconds : 0,
-  };
+  return { kind: 'cookie', hostColumn, httpOnly, expires: expirySeconds(expiry) };
+}
+
+/** Column 5 as Unix seconds; 0 for a session cookie (0, negative, or past what a Date can hold). */
+function expirySeconds(column: string): number {
+  const seconds = Math.floor(Number(column));
+  return seconds > 0 && seconds < MAX_EXPIRY_SECONDS ? seconds : 0;
+}
+
+/** A usual cookie line's host column and expiry, read in one match; null sends the line to `classifyLine`. */
+export function wellFormedCookieLine(line: string): { hostColumn: string; expires: number } | null {
+  const match = WELL_FORMED_COOKIE.exec(line);
+  return match ? { hostColumn: match[1] as string, expires: expirySeconds(match[2] as string) } : null;
 }
 
 /** How many bytes of an upload `looksLikeNetscapeCookies` wants to see. */
@@ -112,6 +125,12 @@ export class CookieScanner {
 
   feed(rawLine: string): void {
     this.lineNumber += 1;
+    // The first line may start with a byte-order mark, which only classifyLine's path removes.
+    const usual = this.lineNumber === 1 ? null : wellFormedCookieLine(rawLine);
+    if (usual) {
+      this.cookie(usual.hostColumn, usual.expires);
+      return;
+    }
     const line = classifyLine(this.lineNumber === 1 ? stripBom(rawLine) : rawLine);
     if (line.kind === 'blank') return;
     if (line.kind === 'comment') {

@@ -1,5 +1,4 @@
-import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../config/config.js';
 
@@ -51,30 +50,35 @@ export function relaySources(config: Pick<Config, 'relayUrl' | 'relay'>, linkUrl
 }
 
 /**
- * `connect-src` for the pages: `'self'` and exactly the station's relays, plus, per request, the form the
- * page itself derives from the station relay (its host name, wss: over HTTPS). No `ws:`/`wss:` wildcard: a
- * page script cannot send anything to a socket elsewhere.
+ * `connect-src` for the pages: `'self'` and exactly the station's relays, plus the form the page itself
+ * derives from the station relay (its host name, wss: over HTTPS), which depends on the request. No
+ * `ws:`/`wss:` wildcard: a page script cannot send anything to a socket elsewhere.
  */
-export function connectSources(
-  app: FastifyInstance,
-  config: Config,
-): (string | ((req: IncomingMessage) => string))[] {
-  const derived = new WeakMap<IncomingMessage, string>();
+export interface ConnectSources {
+  /** The form a page asked for by this request adds ('' when it adds nothing). */
+  formOf(request: FastifyRequest): string;
+  /** The directive's sources with that form. */
+  sources(form: string): string[];
+}
+
+export function connectSources(app: FastifyInstance, config: Config): ConnectSources {
   const fixed = relaySources(config, app.relay.url);
-  // The form for each scheme and host a page was asked under ('' when it adds nothing), worked out once
-  // instead of parsing the relay's URL for every request. The host is the client's to write: bounded.
+  // Worked out once per scheme and host instead of parsing the relay's URL for every request. The host is
+  // the client's to write: bounded.
   const forms = new LRUCache<string, string>({ max: 256 });
-  // Fastify knows the page's scheme and host through TRUSTED_PROXIES; helmet only sees the raw request.
-  app.addHook('onRequest', async (request) => {
-    const page = { protocol: request.protocol, hostname: request.hostname };
-    const key = `${page.protocol} ${page.hostname}`;
-    let form = forms.get(key);
-    if (form === undefined) {
-      const derivedForm = browserRelaySource(app.relay.url, page);
-      form = derivedForm && !fixed.includes(derivedForm) ? derivedForm : '';
-      forms.set(key, form);
-    }
-    if (form) derived.set(request.raw, form);
-  });
-  return ["'self'", ...fixed, (req) => derived.get(req) ?? ''];
+  return {
+    formOf(request) {
+      // Fastify knows the page's scheme and host through TRUSTED_PROXIES.
+      const page = { protocol: request.protocol, hostname: request.hostname };
+      const key = `${page.protocol} ${page.hostname}`;
+      let form = forms.get(key);
+      if (form === undefined) {
+        const derivedForm = browserRelaySource(app.relay.url, page);
+        form = derivedForm && !fixed.includes(derivedForm) ? derivedForm : '';
+        forms.set(key, form);
+      }
+      return form;
+    },
+    sources: (form) => ["'self'", ...fixed, ...(form ? [form] : [])],
+  };
 }

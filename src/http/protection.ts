@@ -1,5 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
+import type { HelmetOptions } from 'helmet';
 import type { Config } from '../config/config.js';
 import { connectSources } from './csp.js';
 import { securityHeaders } from './security-headers.js';
@@ -12,7 +13,6 @@ import { trustedAddresses } from './trusted.js';
  * sending the header. Limits are counted per process; a PM2 cluster of N workers allows up to N times more.
  */
 export async function registerProtection(app: FastifyInstance, config: Config): Promise<void> {
-  // Its hook runs before the security headers' own, which write the policy.
   const connectSrc = connectSources(app, config);
   const trusted = trustedAddresses(config.trustedIps);
   await app.register(rateLimit, {
@@ -26,7 +26,7 @@ export async function registerProtection(app: FastifyInstance, config: Config): 
       message: `Too many requests from this address: at most ${context.max} per ${config.rateLimit.windowSeconds} s; retry in ${Math.ceil(context.ttl / 1000)} s.`,
     }),
   });
-  securityHeaders(app, {
+  const headerOptions = (form: string): HelmetOptions => ({
     contentSecurityPolicy: {
       useDefaults: true,
       directives: {
@@ -36,7 +36,7 @@ export async function registerProtection(app: FastifyInstance, config: Config): 
         'script-src': ["'self'"],
         'img-src': ["'self'", 'data:', 'blob:', config.ipfsGateway],
         'media-src': ["'self'", 'blob:', config.ipfsGateway],
-        'connect-src': connectSrc,
+        'connect-src': connectSrc.sources(form),
         'upgrade-insecure-requests': null,
       },
     },
@@ -45,4 +45,5 @@ export async function registerProtection(app: FastifyInstance, config: Config): 
     crossOriginEmbedderPolicy: false,
     hsts: false,
   });
+  securityHeaders(app, headerOptions, connectSrc.formOf);
 }

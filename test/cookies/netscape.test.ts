@@ -3,7 +3,12 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { readLines, scanCookieBytes, scanCookieStream } from '../../src/cookies/files.js';
 import { domainAndParents, normaliseCookieHost, siteOf } from '../../src/cookies/hosts.js';
-import { classifyLine, looksLikeNetscapeCookies, scanCookieText } from '../../src/cookies/netscape.js';
+import {
+  classifyLine,
+  looksLikeNetscapeCookies,
+  scanCookieText,
+  wellFormedCookieLine,
+} from '../../src/cookies/netscape.js';
 import { StationError } from '../../src/errors.js';
 import { cookieLine, cookieFile } from './fixtures.js';
 
@@ -44,6 +49,64 @@ describe('Netscape cookie lines', () => {
     expect(classifyLine('a.com\tyes\t/\tTRUE\t0\tn\tv').kind).toBe('malformed');
     expect(classifyLine('a.com\tTRUE\t/\tTRUE\tsoon\tn\tv').kind).toBe('malformed');
     expect(classifyLine('name,value,domain').kind).toBe('malformed');
+  });
+});
+
+describe('the usual line, read in one match', () => {
+  it('reads the usual lines, and reads nothing classifyLine would read otherwise', () => {
+    expect(wellFormedCookieLine(cookieLine('.youtube.com', { expires: 2_000_000_000 }))).toEqual({
+      hostColumn: '.youtube.com',
+      expires: 2_000_000_000,
+    });
+    expect(wellFormedCookieLine('#HttpOnly_.a.com\tTRUE\t/\tFALSE\t0\tn\tv')?.hostColumn).toBe('.a.com');
+    // Random lines: 4 to 8 TAB-separated fields, each usually of its column's shape and sometimes made of
+    // the pieces that decide a line's kind. Every line the match reads is a cookie with the same host column
+    // and expiry by the full rules.
+    const pieces = [
+      '#HttpOnly_',
+      '#httponly_',
+      '#',
+      '.a.com',
+      'x',
+      ' ',
+      '\t',
+      'TRUE',
+      'false',
+      'TRUE ',
+      '0',
+      '-5',
+      '12.5',
+      '1e3',
+      '99999999999999999999999',
+      '\r',
+      '/',
+      '',
+    ];
+    const columns = [
+      ['.a.com', '#HttpOnly_.a.com', '#httponly_#x', '#x', ' ', ''],
+      ['TRUE', 'false', 'True'],
+      ['/', '', '/a b'],
+      ['FALSE', 'true'],
+      ['0', '-1', '1900000000', '12.5', '1.', '99999999999999999999', '999999999999999999999', '1e3'],
+      ['SID', ''],
+      ['v', '', 'v\r'],
+    ];
+    const pick = <T>(list: readonly T[]): T => list[randomInt(list.length)] as T;
+    const noise = () => Array.from({ length: randomInt(0, 3) }, () => pick(pieces)).join('');
+    const randomLine = () =>
+      Array.from({ length: randomInt(4, 9) }, (_, i) =>
+        randomInt(4) > 0 && columns[i] ? pick(columns[i]) : noise(),
+      ).join('\t');
+    let read = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const line = randomLine();
+      const fast = wellFormedCookieLine(line);
+      if (!fast) continue;
+      read += 1;
+      const full = classifyLine(line);
+      expect(full, JSON.stringify(line)).toMatchObject({ kind: 'cookie', ...fast });
+    }
+    expect(read).toBeGreaterThan(200);
   });
 });
 
