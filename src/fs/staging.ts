@@ -45,6 +45,12 @@ export function sizeRefusal(limits: readonly SizeLimit[], size: number, head: Bu
  */
 export class StagingArea {
   private lastSweep = 0;
+  /**
+   * Staging names: this area's random prefix and a counter. Unique among the processes sharing the folder
+   * (PM2 workers, the CLI) without drawing random bytes for every upload; O_EXCL refuses a clash anyway.
+   */
+  private readonly namePrefix = randomBytes(8).toString('hex');
+  private staged = 0;
   /** Staged files already moved into place: discarding one has nothing left to remove. */
   private readonly moved = new WeakSet<object>();
 
@@ -60,7 +66,7 @@ export class StagingArea {
    * made, written, flushed and closed in three calls instead of four.
    */
   async receive(source: AsyncIterable<Uint8Array>, limits: readonly SizeLimit[]): Promise<StagedFile> {
-    const path = join(this.dir, `.${randomBytes(12).toString('hex')}.part`);
+    const path = join(this.dir, `.${this.namePrefix}-${(this.staged++).toString(36)}.part`);
     let handle: FileHandle | null = null;
     const hash = createHash('sha256');
     const head: Buffer[] = [];

@@ -100,24 +100,22 @@ export async function registerCors(app: FastifyInstance): Promise<void> {
     maxAge: 86_400,
   };
   const publicReads: FastifyCorsOptions = { ...shared, origin: '*', methods: ['GET', 'HEAD', 'POST'] };
+  const ownOnly = { ...shared, methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'] };
+  // No Origin header (scripts, tools, same-origin GETs): the same answer for every such request.
+  const noOrigin: FastifyCorsOptions = { ...ownOnly, origin: false };
   await app.register(cors, {
     hook: 'onRequest',
     delegator: (request, callback) => {
       if (isNostrClientPath(request.url)) return callback(null, nostrClients);
       if (isPublicRead(request)) return callback(null, publicReads);
       const origin = request.headers.origin;
-      const own =
-        origin !== undefined &&
-        !app.auth.origins.isForeign(origin, {
-          protocol: request.protocol,
-          host: request.host,
-          path: request.url,
-        });
-      callback(null, {
-        ...shared,
-        origin: own ? origin : false,
-        methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
+      if (origin === undefined) return callback(null, noOrigin);
+      const own = !app.auth.origins.isForeign(origin, {
+        protocol: request.protocol,
+        host: request.host,
+        path: request.url,
       });
+      callback(null, { ...ownOnly, origin: own ? origin : false });
     },
   });
 }
