@@ -9,7 +9,7 @@
  * flush). `SCALING_CATEGORIES=1` puts every file in one category folder. `main_ms_per_upload` is the
  * event loop's busy time per upload: what bounds a station's throughput; `lmdb_commits_per_upload` the content
  * store's transactions per upload (src/drive/store/pending-writes.ts). The drive lock is leased as the station
- * leases it (STATION_LEASE).
+ * leases it (STATION_LEASE). `BENCH_CPU_PROFILE=<dir>` profiles each measured window (bench/profile.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import type { UserRecord } from '../src/identity/user-files.js';
 import { STATION_LEASE } from '../src/drive/lock.js';
 import { openDriveAt } from '../test/drive/drive-on-disk.js';
+import { profiled } from './profile.js';
 
 const SIZES = (process.env.SCALING_SIZES ?? '0,2000,10000').split(',').map(Number);
 const MEASURED = Number(process.env.SCALING_UPLOADS ?? 40);
@@ -60,11 +61,15 @@ try {
     const commitsBefore = store.commits;
     const cpuBefore = process.cpuUsage();
     const loopBefore = performance.eventLoopUtilization();
-    for (let sent = 0; sent < MEASURED; sent += CONCURRENCY) {
-      const start = performance.now();
-      await Promise.all(Array.from({ length: Math.min(CONCURRENCY, MEASURED - sent) }, () => add(64 * 1024)));
-      walls.push(performance.now() - start);
-    }
+    await profiled(`drive-scaling-${target}`, async () => {
+      for (let sent = 0; sent < MEASURED; sent += CONCURRENCY) {
+        const start = performance.now();
+        await Promise.all(
+          Array.from({ length: Math.min(CONCURRENCY, MEASURED - sent) }, () => add(64 * 1024)),
+        );
+        walls.push(performance.now() - start);
+      }
+    });
     const cpu = process.cpuUsage(cpuBefore);
     const loop = performance.eventLoopUtilization(loopBefore);
     walls.sort((a, b) => a - b);

@@ -59,6 +59,27 @@ export class DriveState {
     return [...kept, ...(change.add ?? []).filter((f) => !this.byPath.has(f.path))];
   }
 
+  /** How many files and bytes the drive holds once `change` is applied, worked out from the change alone. */
+  totalsAfter(change: Pick<DriveChange, 'add' | 'remove'>): { files: number; bytes: number } {
+    let files = this.manifest.files.length;
+    let bytes = this.used;
+    const removed = new Set<string>();
+    for (const path of change.remove ?? []) {
+      const entry = this.byPath.get(path);
+      if (!entry || removed.has(path)) continue;
+      removed.add(path);
+      files -= 1;
+      bytes -= entry.size;
+    }
+    for (const entry of change.add ?? []) {
+      // As filesAfter: a path already in the drive is not added again.
+      if (this.byPath.has(entry.path)) continue;
+      files += 1;
+      bytes += entry.size;
+    }
+    return { files, bytes };
+  }
+
   apply(change: DriveChange): void {
     if (change.remove?.length) this.removeAll(change.remove);
     for (const entry of change.add ?? []) {

@@ -7,6 +7,7 @@ import type { Tenure } from './lock.js';
 import { commitChange, loadDrive, type LoadedDrive, type Owner } from './manifest-log.js';
 import { replayLegacyJournal, settleMoves } from './journal.js';
 import { storePublishedManifest } from './published-file.js';
+import type { PublishedSource } from './published.js';
 import { buildDriveRoot, wrapFile } from './root.js';
 import type { ContentStore } from './store/types.js';
 
@@ -49,11 +50,20 @@ export async function publishChange(
   const removed = (change.remove ?? []).map((p) => drive.state.entry(p)!);
   const touched = [...(change.add ?? []), ...removed];
   const rebuild = options.rebuild || !previous;
-  const published = { owner_hex_pubkey: manifest.owner_hex_pubkey, files: drive.state.filesAfter(change) };
+  let files: ManifestEntry[] | undefined;
+  const published: PublishedSource = {
+    owner_hex_pubkey: manifest.owner_hex_pubkey,
+    // Listed only by what is built from every file (a first publication, a removal, an unedited folder):
+    // copying the list for every upload made its cost grow with the drive.
+    get files() {
+      return (files ??= drive.state.filesAfter(change));
+    },
+  };
   const links = context.links();
   const manifestFile = storePublishedManifest(context.store, context.driveDir, {
     previousRoot: previous,
     drive: published,
+    totals: drive.state.totalsAfter(change),
     appended: change.remove?.length ? null : (change.add ?? []),
     links,
   });

@@ -50,8 +50,10 @@ export async function storePublishedManifest(
   driveDir: string,
   input: {
     previousRoot: string | null;
-    /** The drive's files after the change. */
+    /** The drive's files after the change (listed only when the whole text is built). */
     drive: PublishedSource;
+    /** How many files and bytes the drive holds after the change. */
+    totals: { files: number; bytes: number };
     /** The files the change appends, or null when it does anything else (a removal). */
     appended: readonly ManifestEntry[] | null;
     links: DriveLinks;
@@ -68,8 +70,7 @@ export async function storePublishedManifest(
       })),
     );
   const head = publishedText.head(input.drive, input.links);
-  const files = input.drive.files.length;
-  const bytes = input.drive.files.reduce((sum, f) => sum + f.size, 0);
+  const { files, bytes } = input.totals;
   const previous = cache.get(driveDir);
   const io = {
     put: (block: Uint8Array) => store.putBlock(block),

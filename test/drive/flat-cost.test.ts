@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DriveState } from '../../src/drive/drive-state.js';
 import type { UserRecord } from '../../src/identity/user-files.js';
 import { addRecursiveCid } from './drive-fixture.js';
 import { openDriveAt } from './drive-on-disk.js';
@@ -32,10 +33,14 @@ describe('the cost of an upload as the drive fills', () => {
     while (files < count) await Promise.all(Array.from({ length: Math.min(50, count - files) }, () => add()));
   };
 
-  /** Blocks stored and whole files imported by one more upload, and whether manifest.json was rewritten. */
+  /**
+   * Blocks stored and whole files imported by one more upload, whether manifest.json was rewritten, and how
+   * often the drive's whole list was copied (DriveState.filesAfter).
+   */
   async function measureOne() {
     const { store } = opened;
     const counts = { blocks: 0, blockBytes: 0, imports: 0 };
+    const listings = vi.spyOn(DriveState.prototype, 'filesAfter');
     const putBlock = store.putBlock.bind(store);
     const importFile = store.addFile.bind(store);
     store.putBlock = async (bytes) => {
@@ -55,7 +60,9 @@ describe('the cost of an upload as the drive fills', () => {
       store.putBlock = putBlock;
       store.addFile = importFile;
     }
-    return { ...counts, manifestRewritten: (await stat(manifest)).ino !== before };
+    const listed = listings.mock.calls.length;
+    listings.mockRestore();
+    return { ...counts, listed, manifestRewritten: (await stat(manifest)).ino !== before };
   }
 
   beforeAll(async () => {
@@ -68,7 +75,7 @@ describe('the cost of an upload as the drive fills', () => {
     await dir.cleanup();
   });
 
-  it('stores the same blocks and rewrites no manifest at 1,000 files and at 2,000', async () => {
+  it('stores the same blocks, lists no files and rewrites no manifest at 1,000 files and at 2,000', async () => {
     await fillTo(1_000);
     await add(); // the first upload after a fill publishes from a warm cache, like every later one
     const small = await measureOne();
@@ -77,8 +84,8 @@ describe('the cost of an upload as the drive fills', () => {
     const large = await measureOne();
     // The file's own import, then: its wrapper, its category folder, the public manifest's last leaf and
     // root node, the drive root. Nothing else, at either size.
-    expect(small).toMatchObject({ imports: 1, manifestRewritten: false });
-    expect(large).toMatchObject({ imports: 1, blocks: small.blocks, manifestRewritten: false });
+    expect(small).toMatchObject({ imports: 1, listed: 0, manifestRewritten: false });
+    expect(large).toMatchObject({ imports: 1, listed: 0, blocks: small.blocks, manifestRewritten: false });
     expect(large.blocks).toBeLessThanOrEqual(6);
     // The public manifest of 1,000 files and more is several leaves; only the last is written again, and the folder
     // holding a quarter of the files grows by a link per file.
