@@ -103,8 +103,14 @@ export async function encodeDirectory(links: readonly DirectoryLink[]): Promise<
 export const byName = (a: Pick<EncodedLink, 'name'>, b: Pick<EncodedLink, 'name'>) =>
   Buffer.compare(a.name, b.name);
 
-/** The node of a directory whose links are encoded and sorted already (see encodeDirectory). */
-export async function directoryNode(sorted: readonly EncodedLink[]): Promise<EncodedDirectory> {
+/**
+ * The node of a directory whose links are encoded and sorted already (see encodeDirectory). `framed`: its
+ * bytes when the caller already has them (folder-edits.ts makes them from the previous version's).
+ */
+export async function directoryNode(
+  sorted: readonly EncodedLink[],
+  framed?: Uint8Array,
+): Promise<EncodedDirectory> {
   let estimate = 0;
   let linked = 0;
   for (const link of sorted) {
@@ -112,7 +118,7 @@ export async function directoryNode(sorted: readonly EncodedLink[]): Promise<Enc
     linked += link.dagSize;
   }
   if (estimate > SHARDING_THRESHOLD_BYTES) throw new DirectoryTooLargeError();
-  const bytes = Buffer.concat([...sorted.map((link) => link.field), DIRECTORY_DATA]);
+  const bytes = framed ?? Buffer.concat([...sorted.map((link) => link.field), DIRECTORY_DATA]);
   const cid = CID.createV0(await sha256.digest(bytes));
   return { cid: cidText(cid), bytes, dagSize: linked + bytes.length };
 }

@@ -16,15 +16,22 @@ export interface FolderEdit {
 }
 
 /**
- * The sorted links of the folders encoded lately, by CID. A folder's next version is its previous one with a
- * few links added or removed: a binary search each, instead of sorting every link of the folder again at
- * every upload (what made an upload's CPU grow with the drive). The same CID is the same links, so a
- * version found here is exact whoever encoded it; drives holding the same folder (the empty one) share it.
+ * The sorted links and the node bytes of the folders encoded lately, by CID. A folder's next version is its
+ * previous one with a few links added or removed: a binary search each, instead of sorting every link of the
+ * folder again at every upload (what made an upload's CPU grow with the drive), and its bytes are the
+ * previous bytes with those links cut in or out, instead of every link's bytes joined again (about 200 µs
+ * for a folder of 2,500 files). The same CID is the same links, so a version found here is exact whoever
+ * encoded it; drives holding the same folder (the empty one) share it.
  */
-const sortedByCid = new LRUCache<string, readonly EncodedLink[]>({
+interface KnownFolder {
+  sorted: readonly EncodedLink[];
+  bytes: Uint8Array;
+}
+
+const knownByCid = new LRUCache<string, KnownFolder>({
   // Bounded by links, not folders: a plain folder holds up to about 5,300 (then it is a shard).
   maxSize: 200_000,
-  sizeCalculation: (links) => Math.max(1, links.length),
+  sizeCalculation: (folder) => Math.max(1, folder.sorted.length),
 });
 
 /** Where `name` is in `sorted`, or where it would go. */
@@ -43,21 +50,75 @@ function search(sorted: readonly EncodedLink[], name: Buffer): { at: number; fou
 
 /**
  * `base` with `edit` made, as the drive's list after a change has it (DriveState.filesAfter): an added name
- * that was already there keeps its first link, and removals come after additions.
+ * that was already there keeps its first link, and removals come after additions. The links of `base` keep
+ * their identity, which is how `reframed` tells them from the added ones.
  */
-function edited(base: readonly EncodedLink[], edit: FolderEdit): EncodedLink[] {
+function edited(
+  base: readonly EncodedLink[],
+  edit: FolderEdit,
+): { sorted: EncodedLink[]; added: Set<EncodedLink> } {
   const sorted = [...base];
+  const added = new Set<EncodedLink>();
   for (const link of edit.add) {
     const encoded = encodedLink(link);
     if (search(base, encoded.name).found) continue;
     const { at, found } = search(sorted, encoded.name);
-    if (!found) sorted.splice(at, 0, encoded);
+    if (found) continue;
+    sorted.splice(at, 0, encoded);
+    added.add(encoded);
   }
   for (const name of edit.remove) {
     const { at, found } = search(sorted, Buffer.from(name, 'utf8'));
     if (found) sorted.splice(at, 1);
   }
-  return sorted;
+  return { sorted, added };
+}
+
+/**
+ * The node bytes of `sorted` made from `previous`'s: the runs of links both versions hold are copied as
+ * they are, an added link's field is cut in, a removed link's cut out. A node is its links' fields in order,
+ * then the Data field (dag.ts, directoryNode), which stays at the end.
+ */
+function reframed(
+  previous: KnownFolder,
+  sorted: readonly EncodedLink[],
+  added: ReadonlySet<EncodedLink>,
+): Uint8Array {
+  const old = previous.sorted;
+  const pieces: Uint8Array[] = [];
+  let size = 0;
+  let runStart = 0;
+  let offset = 0;
+  let i = 0;
+  const cut = (piece: Uint8Array) => {
+    pieces.push(piece);
+    size += piece.length;
+  };
+  const endRun = () => {
+    if (offset > runStart) cut(previous.bytes.subarray(runStart, offset));
+  };
+  const skipRemoved = (until: EncodedLink | undefined) => {
+    while (i < old.length && old[i] !== until) {
+      endRun();
+      offset += old[i]!.field.length;
+      runStart = offset;
+      i += 1;
+    }
+  };
+  for (const link of sorted) {
+    if (added.has(link)) {
+      endRun();
+      runStart = offset;
+      cut(link.field);
+      continue;
+    }
+    skipRemoved(link);
+    offset += link.field.length;
+    i += 1;
+  }
+  skipRemoved(undefined);
+  cut(previous.bytes.subarray(runStart));
+  return Buffer.concat(pieces, size);
 }
 
 /**
@@ -69,9 +130,17 @@ export async function encodeEditedDirectory(
   all: () => readonly DirectoryLink[],
   edit?: FolderEdit,
 ): Promise<EncodedDirectory> {
-  const base = edit && sortedByCid.get(edit.previous);
-  const sorted = base ? edited(base, edit) : all().map(encodedLink).sort(byName);
-  const node = await directoryNode(sorted);
-  sortedByCid.set(node.cid, sorted);
+  const previous = edit && knownByCid.get(edit.previous);
+  let node: EncodedDirectory;
+  let sorted: readonly EncodedLink[];
+  if (previous) {
+    const change = edited(previous.sorted, edit);
+    sorted = change.sorted;
+    node = await directoryNode(sorted, reframed(previous, sorted, change.added));
+  } else {
+    sorted = all().map(encodedLink).sort(byName);
+    node = await directoryNode(sorted);
+  }
+  knownByCid.set(node.cid, { sorted, bytes: node.bytes });
   return node;
 }

@@ -22,9 +22,15 @@ describe('folders edited from their previous version', () => {
       const add = await Promise.all(
         Array.from({ length: step % 3 }, async (_, i) => link(`${NAMES[(step + i) % NAMES.length]}-${step}`)),
       );
-      // Every fourth step also removes two links, one of them a name added just before.
+      // Every fourth step also removes three links: the first, one in the middle, and the last (a name added
+      // just before); every fifth, two neighbours.
+      const middle = links[links.length >> 1]?.name;
       const remove =
-        step % 4 === 3 && links.length > 2 ? [links[0]!.name, links[links.length - 1]!.name] : [];
+        step % 4 === 3 && links.length > 3
+          ? [links[0]!.name, middle!, links[links.length - 1]!.name]
+          : step % 5 === 4 && links.length > 3
+            ? [links[1]!.name, links[2]!.name]
+            : [];
       links = [...links.filter((l) => !remove.includes(l.name)), ...add];
       let askedForAll = false;
       const node = await encodeEditedDirectory(() => ((askedForAll = true), links), {
