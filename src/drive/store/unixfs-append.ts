@@ -1,6 +1,7 @@
 import * as dagPb from '@ipld/dag-pb';
 import { UnixFS } from 'ipfs-unixfs';
-import { CID } from 'multiformats/cid';
+import { parsedCid } from './cid-text.js';
+import { leafBlock } from './file-leaves.js';
 
 /** Kubo's `ipfs add` defaults (embedded.ts): fixed chunks of this size, at most this many links per node. */
 const CHUNK_SIZE = 262_144;
@@ -37,7 +38,8 @@ async function putLeaves(data: Uint8Array, io: Pick<LeafIo, 'put'>): Promise<Fil
   for (let at = 0; at < data.length; at += CHUNK_SIZE) chunks.push(data.subarray(at, at + CHUNK_SIZE));
   return Promise.all(
     chunks.map(async (chunk) => {
-      const block = dagPb.encode({ Data: new UnixFS({ type: 'file', data: chunk }).marshal(), Links: [] });
+      // Framed in one copy, as the importer's leaves are (file-leaves.ts).
+      const block = leafBlock(chunk);
       return { cid: await io.put(block), size: chunk.length, blockSize: block.length };
     }),
   );
@@ -56,7 +58,7 @@ async function layoutOf(
   const unixfs = new UnixFS({ type: 'file', blockSizes: leaves.map((leaf) => BigInt(leaf.size)) });
   const root = dagPb.encode({
     Data: unixfs.marshal(),
-    Links: leaves.map((leaf) => ({ Hash: CID.parse(leaf.cid), Name: '', Tsize: leaf.blockSize })),
+    Links: leaves.map((leaf) => ({ Hash: parsedCid(leaf.cid), Name: '', Tsize: leaf.blockSize })),
   });
   const dagSize = leaves.reduce((sum, leaf) => sum + leaf.blockSize, root.length);
   return { cid: await io.put(root), size, dagSize, leaves, tail };
