@@ -5,6 +5,9 @@
  * (first, with the others or when named) is bench/floor.ts: a bare app's durable upload, the yardstick for
  * the upload scenarios.
  */
+import { execFile } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
 import type { Client, Request } from 'autocannon';
 import { measuredRun } from './cpu.js';
 import { measureFloor } from './floor.js';
@@ -39,6 +42,17 @@ async function runScenario(baseUrl: string, pid: number, scenario: Scenario) {
   };
 }
 
+/**
+ * Before each scenario: the data the previous one wrote is flushed (`sync`) and the machine given a moment, so
+ * that the kernel's write-back of one scenario's files does not run on the two cores during the next one.
+ * `BENCH_SETTLE=0` runs the scenarios back to back.
+ */
+async function settle(): Promise<void> {
+  if (process.env.BENCH_SETTLE === '0') return;
+  await promisify(execFile)('sync');
+  await sleep(2_000);
+}
+
 const wanted = process.argv.slice(2);
 let removeFloorFiles = async () => {};
 if (wanted.length === 0 || wanted.includes('floor-64KiB')) {
@@ -53,6 +67,7 @@ const station = await startBenchStation().catch(async (error: unknown) => {
 });
 try {
   for (const scenario of SCENARIOS.filter((s) => wanted.length === 0 || wanted.includes(s.name))) {
+    await settle();
     console.log(JSON.stringify(await runScenario(station.url, station.pid, scenario)));
   }
 } finally {
