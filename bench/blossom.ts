@@ -12,6 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from 'autocannon';
 import { measuredRun } from './cpu.js';
 import { measureFloor } from './floor.js';
+import { awaitFreshInodes } from './fresh-inodes.js';
 import { healthRps } from './health.js';
 import { nip19, type EventTemplate } from 'nostr-tools';
 import { initNostrWasm } from 'nostr-wasm';
@@ -183,6 +184,7 @@ async function runUploads(baseUrl: string, pid: number, scenario: UploadScenario
 }
 
 const wanted = process.argv.slice(2);
+await awaitFreshInodes();
 let removeFloorFiles = async () => {};
 if (wanted.length === 0 || wanted.includes('floor-64KiB')) {
   const floor = await measureFloor(64 * KiB, CONNECTIONS, DURATION_SECONDS);

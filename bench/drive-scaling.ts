@@ -12,12 +12,13 @@
  * leases it (STATION_LEASE). `BENCH_CPU_PROFILE=<dir>` profiles each measured window (bench/profile.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { UserRecord } from '../src/identity/user-files.js';
 import { STATION_LEASE } from '../src/drive/lock.js';
 import { openDriveAt } from '../test/drive/drive-on-disk.js';
+import { awaitFreshInodes, removeBenchFiles } from './fresh-inodes.js';
 import { profiled } from './profile.js';
 
 const SIZES = (process.env.SCALING_SIZES ?? '0,2000,10000').split(',').map(Number);
@@ -31,6 +32,7 @@ async function* bytes(size: number): AsyncGenerator<Uint8Array> {
   yield randomBytes(size);
 }
 
+await awaitFreshInodes();
 const root = await mkdtemp(join(tmpdir(), 'drive-scaling-'));
 const { store, drive } = await openDriveAt(root, 100 * 1024 ** 3, STATION_LEASE);
 const users: UserRecord[] = Array.from({ length: USERS }, (_, n) => ({
@@ -91,5 +93,5 @@ try {
 } finally {
   await drive.drain();
   await store.close();
-  await rm(root, { recursive: true, force: true });
+  await removeBenchFiles(root);
 }

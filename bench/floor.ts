@@ -7,11 +7,12 @@
  * publication, the NIP-94 announcement, security headers) is the difference.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, open, rename, rm } from 'node:fs/promises';
+import { mkdtemp, open, rename } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { measuredRun } from './cpu.js';
+import { removeBenchFiles } from './fresh-inodes.js';
 import { healthRps } from './health.js';
 
 async function startFloor(dir: string) {
@@ -43,16 +44,14 @@ async function startFloor(dir: string) {
 
 /**
  * The floor's `/health` and its 64 KiB uploads (distinct bodies) over `seconds` at `connections`.
- * `removeFiles` deletes what the floor wrote: call it once the station's scenarios are done. On this
- * machine's ext4, which has no journal, every new file is given an inode after a scan past the inodes freed
- * in the last 30 seconds or so (the kernel's `recently_deleted`); deleting the floor's ~20,000 files just
- * before the station's scenarios could make each of their new files cost up to a millisecond more (README,
- * "Writes").
+ * `removeFiles` deletes what the floor wrote: call it once the station's scenarios are done. Deleting the
+ * floor's ~20,000 files just before the station's scenarios would make each of their new files cost up to a
+ * millisecond more (bench/fresh-inodes.ts).
  */
 export async function measureFloor(size: number, connections: number, seconds: number) {
   const dir = await mkdtemp(join(tmpdir(), 'bench-floor-'));
   const floor = await startFloor(dir);
-  const removeFiles = () => rm(dir, { recursive: true, force: true });
+  const removeFiles = () => removeBenchFiles(dir);
   try {
     const health_rps = await healthRps(floor.url, connections);
     const body = randomBytes(size);

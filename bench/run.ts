@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import type { Client, Request } from 'autocannon';
 import { measuredRun } from './cpu.js';
 import { measureFloor } from './floor.js';
+import { awaitFreshInodes } from './fresh-inodes.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
 import { startBenchStation } from './station.js';
 
@@ -54,6 +55,7 @@ async function settle(): Promise<void> {
 }
 
 const wanted = process.argv.slice(2);
+await awaitFreshInodes();
 let removeFloorFiles = async () => {};
 if (wanted.length === 0 || wanted.includes('floor-64KiB')) {
   // The least a durable 64 KiB upload costs on this machine (bench/floor.ts), beside the upload scenarios.

@@ -1,9 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { loadConfig } from '../src/config/config.js';
 import { startStation } from '../src/station.js';
+import { removeBenchFiles } from './fresh-inodes.js';
 import { startService, loopbackEnv } from '../test/e2e/service-process.js';
 import { FakeSquid, type SquidFixture } from '../test/economy/squid-server.js';
 
@@ -34,8 +35,8 @@ export async function startBenchStation(
     close: async () => {
       await station.close();
       await squid.close();
-      // Requests autocannon abandoned at the end of a run may still be writing (an upload): retry.
-      await rm(home, { recursive: true, force: true, maxRetries: 10 });
+      // Requests autocannon abandoned at the end of a run may still be writing (an upload): retried.
+      await removeBenchFiles(home);
     },
   };
 }
@@ -56,7 +57,7 @@ async function inOwnProcess(env: Record<string, string>, home: string, squid: Fa
       service.child.kill('SIGTERM');
       await service.exited;
       await squid.close();
-      await rm(home, { recursive: true, force: true, maxRetries: 10 });
+      await removeBenchFiles(home);
     },
   };
 }
