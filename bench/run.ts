@@ -8,7 +8,7 @@
 import { execFile } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import type { Client, Request } from 'autocannon';
+import autocannon, { type Client, type Options, type Request } from 'autocannon';
 import { measuredRun } from './cpu.js';
 import { measureFloor } from './floor.js';
 import { awaitFreshInodes } from './fresh-inodes.js';
@@ -17,21 +17,34 @@ import { startBenchStation } from './station.js';
 
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+/**
+ * Each scenario first runs unmeasured this long (`BENCH_WARMUP`, seconds; 0 before 2026-11-26): a fresh
+ * process spends its first seconds of a workload compiling it (V8 optimized some 1,000 functions in the first
+ * 10 s of 50 users' uploads, and still 10–50 a second after 30 s), which a station running for months does not.
+ */
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP ?? 5);
 
 async function runScenario(baseUrl: string, pid: number, scenario: Scenario) {
   const prepared = await scenario.prepare(baseUrl);
   const perUser = 'perUser' in prepared ? prepared.perUser : null;
-  let nextClient = 0;
-  const { result, cpu_ms_per_request } = await measuredRun(scenario.name, pid, {
-    url: baseUrl,
-    connections: scenario.connections ?? CONNECTIONS,
-    duration: DURATION_SECONDS,
-    requests: perUser ? perUser[0]! : (prepared as Request[]),
-    // One client per user: connection i sends user i's requests.
-    ...(perUser && {
-      setupClient: (client: Client) => client.setRequests(perUser[nextClient++ % perUser.length]!),
-    }),
-  });
+  const options = (duration: number): Options => {
+    let nextClient = 0;
+    return {
+      url: baseUrl,
+      connections: scenario.connections ?? CONNECTIONS,
+      duration,
+      requests: perUser ? perUser[0]! : (prepared as Request[]),
+      // One client per user: connection i sends user i's requests.
+      ...(perUser && {
+        setupClient: (client: Client) => client.setRequests(perUser[nextClient++ % perUser.length]!),
+      }),
+    };
+  };
+  if (WARMUP_SECONDS > 0) {
+    await autocannon(options(WARMUP_SECONDS));
+    await settle();
+  }
+  const { result, cpu_ms_per_request } = await measuredRun(scenario.name, pid, options(DURATION_SECONDS));
   return {
     scenario: scenario.name,
     rps: Math.round(result.requests.average),
@@ -40,6 +53,7 @@ async function runScenario(baseUrl: string, pid: number, scenario: Scenario) {
     cpu_ms_per_request,
     non2xx: result.non2xx,
     errors: result.errors,
+    warmup_s: WARMUP_SECONDS,
   };
 }
 
