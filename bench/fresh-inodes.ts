@@ -2,9 +2,9 @@
  * Benchmarks that create files measure file creation, and on this machine's file system that cost depends
  * on what was deleted in the last minutes. Its ext4 has no journal; without one, the kernel does not give a
  * new file an inode freed less than 60 seconds ago (360 while the inode's table block is not yet written
- * back), and each creation scans past every such inode of its block group first (`recently_deleted` in
- * fs/ext4/ialloc.c). A run started right after another one removed its thousands of files measured that
- * scan: up to a millisecond of kernel time per upload (README, "Writes").
+ * back), and each creation scans past every such inode of its block group first (the kernel's
+ * `recently_deleted` check). A run started right after another one removed its thousands of files measured
+ * that scan: up to a millisecond of kernel time per upload (README, "Writes").
  *
  * So a run's files are removed through `removeBenchFiles`, which flushes the deletion (`sync`: the 60-second
  * case) and notes when, and a file-creating run first waits, with `awaitFreshInodes`, until the last removal

@@ -19,8 +19,9 @@ const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 /**
  * Each scenario first runs unmeasured this long (`BENCH_WARMUP`, seconds; 0 before 2026-11-26): a fresh
- * process spends its first seconds of a workload compiling it (V8 optimized some 1,000 functions in the first
- * 10 s of 50 users' uploads, and still 10–50 a second after 30 s), which a station running for months does not.
+ * process spends its first seconds of a workload compiling it (V8 optimized some 1,000 functions in the
+ * first 10 s of 50 users' uploads, still 10–50 a second after 30 s), which a station running for months
+ * has long done.
  */
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP ?? 5);
 
