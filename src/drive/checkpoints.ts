@@ -2,7 +2,7 @@ import { access } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Logger } from 'pino';
 import type { DriveLocks } from './lock.js';
-import { checkpoint, type Owner } from './manifest-log.js';
+import { checkpoint, releaseDrive, type Owner } from './manifest-log.js';
 
 /**
  * A drive's log is folded into its `manifest.json` once no change came for this long: rewriting the
@@ -61,14 +61,15 @@ export class Checkpoints {
     if (!pending) return;
     clearTimeout(pending.timer);
     this.pending.delete(manifestPath);
-    // A drive removed meanwhile (its user deleted, a test's directory) is not made again by taking its lock.
+    // A drive removed meanwhile (its user deleted, a test's directory) is not made again by taking its lock,
+    // and the log this process kept open for it is let go.
     if (
       !(await access(dirname(manifestPath)).then(
         () => true,
         () => false,
       ))
     )
-      return;
+      return releaseDrive(manifestPath);
     await this.locks
       .run(dirname(manifestPath), () => checkpoint(manifestPath, pending.owner, this.clock()))
       .catch((error: unknown) =>

@@ -153,6 +153,15 @@ async function closeLog(path: string): Promise<void> {
   await kept?.handle.close();
 }
 
+/**
+ * Lets go of a drive whose folder is gone (its user deleted, a test's directory): the log this process kept
+ * open for it is closed and its state forgotten, so that a removed drive holds no file handle until restart.
+ */
+export async function releaseDrive(path: string): Promise<void> {
+  loaded.delete(path);
+  await closeLog(path).catch(() => undefined);
+}
+
 /** The log opened in append mode (it writes at its end), once per tenure of the drive lock. */
 async function logHandle(logPath: string, tenure: Tenure): Promise<FileHandle> {
   const kept = keptLogs.get(logPath);

@@ -1,9 +1,11 @@
-import { access, mkdtemp, rm } from 'node:fs/promises';
+import { access, mkdtemp, readdir, readlink, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CHECKPOINT_DELAY_MS, CHECKPOINT_MAX_DELAY_MS, Checkpoints } from '../../src/drive/checkpoints.js';
+import type { ManifestEntry } from '../../src/drive/manifest.js';
+import { commitChange, LOG_NAME, loadDrive } from '../../src/drive/manifest-log.js';
 
 describe('drive checkpoints: when a log is folded into manifest.json', () => {
   let dir: string;
@@ -72,5 +74,58 @@ describe('drive checkpoints: when a log is folded into manifest.json', () => {
     expect(folds).toEqual([dir]);
     await advance(CHECKPOINT_MAX_DELAY_MS);
     expect(folds).toHaveLength(1);
+  });
+});
+
+describe('a drive removed before its checkpoint', () => {
+  const owner = { email: 'b@example.org', hex: 'b'.repeat(64) };
+  const at = '2026-11-26 07:00:00';
+  const file: ManifestEntry = {
+    path: 'Images/a.jpg',
+    name: 'a.jpg',
+    category: 'Images',
+    file_type: 'image',
+    mime_type: 'image/jpeg',
+    size: 1,
+    sha256: 'ab'.repeat(32),
+    cid: 'QmA',
+    dag_size: 7,
+    ipfs_link: 'QmW/a.jpg',
+    added_at: at,
+    source: { kind: 'cli' },
+  };
+  /** This process's open file descriptors on `path` (Linux: the target names a removed file "(deleted)"). */
+  const openOn = async (path: string) => {
+    const targets = await Promise.all(
+      (await readdir('/proc/self/fd')).map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')),
+    );
+    return targets.filter((target) => target.startsWith(path)).length;
+  };
+
+  it('lets go of the log this process kept open for it, without taking its lock', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'checkpoints-removed-'));
+    const manifest = join(dir, 'manifest.json');
+    const tenure = 7;
+    const tree = { root_cid: 'QmR', folders: {}, folder_dag_sizes: {}, updated_at: at };
+    await commitChange(manifest, await loadDrive(manifest, owner, at, tenure), { add: [file], tree }, tenure);
+    const log = join(dir, LOG_NAME);
+    expect(await openOn(log)).toBe(1);
+    await rm(dir, { recursive: true, force: true });
+    expect(await openOn(log)).toBe(1);
+    const locked: string[] = [];
+    const checkpoints = new Checkpoints(
+      {
+        run: async <T>(driveDir: string, critical: (tenure: number) => Promise<T>) => {
+          locked.push(driveDir);
+          return critical(tenure);
+        },
+      },
+      pino({ level: 'silent' }),
+      () => at,
+    );
+    checkpoints.soon(manifest, owner);
+    await checkpoints.all();
+    expect(await openOn(log)).toBe(0);
+    expect(locked).toEqual([]);
   });
 });
