@@ -22,7 +22,8 @@ export const RECENTLY_DELETED_MS = 61_000;
 
 const STAMP = join(tmpdir(), 'uplanet-station-bench.removed-at');
 
-const sync = () => promisify(execFile)('sync');
+/** Writes every dirty buffer of the machine to disk (`sync`). */
+export const sync = () => promisify(execFile)('sync');
 
 /** Removes a benchmark's files, flushes the removal and notes its time for the next run. */
 export async function removeBenchFiles(path: string): Promise<void> {

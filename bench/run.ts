@@ -5,13 +5,11 @@
  * (first, with the others or when named) is bench/floor.ts: a bare app's durable upload, the yardstick for
  * the upload scenarios.
  */
-import { execFile } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
 import autocannon, { type Client, type Options, type Request } from 'autocannon';
 import { measuredRun } from './cpu.js';
 import { measureFloor } from './floor.js';
-import { awaitFreshInodes } from './fresh-inodes.js';
+import { awaitFreshInodes, sync } from './fresh-inodes.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
 import { startBenchStation } from './station.js';
 
@@ -65,7 +63,7 @@ async function runScenario(baseUrl: string, pid: number, scenario: Scenario) {
  */
 async function settle(): Promise<void> {
   if (process.env.BENCH_SETTLE === '0') return;
-  await promisify(execFile)('sync');
+  await sync();
   await sleep(2_000);
 }
 

@@ -1,4 +1,4 @@
-import { access, mkdtemp, readdir, readlink, rm } from 'node:fs/promises';
+import { access, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CHECKPOINT_DELAY_MS, CHECKPOINT_MAX_DELAY_MS, Checkpoints } from '../../src/drive/checkpoints.js';
 import type { ManifestEntry } from '../../src/drive/manifest.js';
 import { commitChange, LOG_NAME, loadDrive } from '../../src/drive/manifest-log.js';
+import { openDescriptorsOn } from '../helpers/open-files.js';
 
 describe('drive checkpoints: when a log is folded into manifest.json', () => {
   let dir: string;
@@ -94,14 +95,6 @@ describe('a drive removed before its checkpoint', () => {
     added_at: at,
     source: { kind: 'cli' },
   };
-  /** This process's open file descriptors on `path` (Linux: the target names a removed file "(deleted)"). */
-  const openOn = async (path: string) => {
-    const targets = await Promise.all(
-      (await readdir('/proc/self/fd')).map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')),
-    );
-    return targets.filter((target) => target.startsWith(path)).length;
-  };
-
   it('lets go of the log this process kept open for it, without taking its lock', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'checkpoints-removed-'));
     const manifest = join(dir, 'manifest.json');
@@ -109,9 +102,9 @@ describe('a drive removed before its checkpoint', () => {
     const tree = { root_cid: 'QmR', folders: {}, folder_dag_sizes: {}, updated_at: at };
     await commitChange(manifest, await loadDrive(manifest, owner, at, tenure), { add: [file], tree }, tenure);
     const log = join(dir, LOG_NAME);
-    expect(await openOn(log)).toBe(1);
+    expect(await openDescriptorsOn(log)).toBe(1);
     await rm(dir, { recursive: true, force: true });
-    expect(await openOn(log)).toBe(1);
+    expect(await openDescriptorsOn(log)).toBe(1);
     const locked: string[] = [];
     const checkpoints = new Checkpoints(
       {
@@ -125,7 +118,7 @@ describe('a drive removed before its checkpoint', () => {
     );
     checkpoints.soon(manifest, owner);
     await checkpoints.all();
-    expect(await openOn(log)).toBe(0);
+    expect(await openDescriptorsOn(log)).toBe(0);
     expect(locked).toEqual([]);
   });
 });

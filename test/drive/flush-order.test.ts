@@ -1,8 +1,8 @@
-import { readdir, readlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDriveAt } from './drive-on-disk.js';
 import { once_ } from './helpers.js';
+import { openDescriptorsOn } from '../helpers/open-files.js';
 import { tempDir } from '../helpers/temp.js';
 import { readDriveManifest } from './drive-fixture.js';
 
@@ -46,11 +46,7 @@ describe('a drive publication and the content store’s flush', () => {
   it('keeps one opening of a drive’s log while it is written, closes it with the fold, and recovers from a failed publication', async () => {
     const { store, drive } = await openDrive();
     const user = { email: 'fails@example.org', hex: 'ce'.repeat(32), npub: '', g1pub: null, gps: null };
-    const openLogs = async () => {
-      const fds = await readdir('/proc/self/fd');
-      const targets = await Promise.all(fds.map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
-      return targets.filter((target) => target === join(drive.driveDir(user), '.manifest.log')).length;
-    };
+    const openLogs = () => openDescriptorsOn(join(drive.driveDir(user), '.manifest.log'));
     await drive.addStream(user, 'first.txt', once_(Buffer.from('first')), { kind: 'cli' });
     expect(await openLogs()).toBe(1);
     const flush = store.flush.bind(store);
