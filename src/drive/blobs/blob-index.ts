@@ -1,3 +1,4 @@
+import { GroupedTransactions, type CommitPacing } from '../../state/commit-pacing.js';
 import type { BlobFacts, HeldBlob, StationDb } from '../../state/station-db.js';
 
 export type { BlobFacts, HeldBlob };
@@ -16,7 +17,18 @@ const LAST = '\uffff';
  * LMDB so every worker and the CLI share it.
  */
 export class BlobIndex {
-  constructor(private readonly db: Pick<StationDb, 'blobs' | 'blobsByOwner' | 'blobHolders'>) {}
+  /**
+   * Every upload and delete changes the index: the changes of concurrent ones share a transaction (one per
+   * pacing gap under load) instead of one transaction and one flush each.
+   */
+  private readonly changes: GroupedTransactions;
+
+  constructor(
+    private readonly db: Pick<StationDb, 'blobs' | 'blobsByOwner' | 'blobHolders'>,
+    pacing?: CommitPacing,
+  ) {
+    this.changes = new GroupedTransactions((body) => db.blobs.transaction(body), pacing);
+  }
 
   /** The blob's content, if some user still holds it: `forget` removes it with its last holder. */
   find(sha256: string): BlobFacts | undefined {
@@ -47,7 +59,7 @@ export class BlobIndex {
   }
 
   record(pubkey: string, sha256: string, facts: BlobFacts, held: HeldBlob): Promise<void> {
-    return this.db.blobs.transaction(() => {
+    return this.changes.run(() => {
       if (!this.db.blobs.get(sha256)) void this.db.blobs.put(sha256, facts);
       void this.db.blobsByOwner.put([pubkey, sha256], held);
       void this.db.blobHolders.put([sha256, pubkey], true);
@@ -56,7 +68,7 @@ export class BlobIndex {
 
   /** Forgets one user's copy; the blob itself once nobody holds it. */
   forget(pubkey: string, sha256: string): Promise<void> {
-    return this.db.blobs.transaction(() => {
+    return this.changes.run(() => {
       void this.db.blobsByOwner.remove([pubkey, sha256]);
       void this.db.blobHolders.remove([sha256, pubkey]);
       if (!this.isHeld(sha256)) void this.db.blobs.remove(sha256);

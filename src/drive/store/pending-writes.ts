@@ -1,3 +1,5 @@
+import { CommitPacing } from '../../state/commit-pacing.js';
+
 /** Blocks by key, and pins by key: a date to pin, null to unpin. */
 export interface WriteBatch {
   readonly blocks: Map<string, Buffer>;
@@ -36,6 +38,8 @@ export class PendingWrites {
   constructor(
     private readonly target: BatchTarget,
     private readonly idleCommitMs = 50,
+    /** Under load, transactions start at most this often (see CommitPacing): more publications share each. */
+    private readonly pacing = new CommitPacing(),
   ) {}
 
   block(key: string): Buffer | undefined {
@@ -67,13 +71,16 @@ export class PendingWrites {
 
   /**
    * Resolves once everything written before the call is committed and flushed. Transactions are written one
-   * at a time: calls that come while one is written share the next. A failed transaction's writes go back in
+   * at a time, and under load one per pacing gap: calls that come meanwhile share the next. A failed transaction's writes go back in
    * the buffer, so the next commit tries them again and no later caller is told they are durable when they
    * are not.
    */
   commit(): Promise<void> {
     // Only the transactions wait in line: the flush of one overlaps the writing of the next.
-    const step = this.queue.then(() => this.writeOpen());
+    const step = this.queue.then(async () => {
+      if (this.open.blocks.size > 0 || this.open.pins.size > 0) await this.pacing.turn();
+      await this.writeOpen();
+    });
     this.queue = step.catch(() => undefined);
     return step.then(() => this.target.flushed());
   }

@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { PendingWrites, type WriteBatch } from '../../../src/drive/store/pending-writes.js';
+import { CommitPacing } from '../../../src/state/commit-pacing.js';
+import { pacingClock } from '../../helpers/pacing-clock.js';
 
 /** A database that records the batches it is given, and fails the ones it is told to. */
 function recordingTarget() {
@@ -75,6 +77,32 @@ describe('pending writes', () => {
     await Promise.all([first, ...others]);
     expect(db.written.map((batch) => [...batch.blocks.keys()])).toEqual([['a'], ['b', 'c', 'd']]);
     expect(pending.commits).toBe(2);
+  });
+
+  it('under load, starts a transaction once per pacing gap: publications that come meanwhile share it', async () => {
+    const db = recordingTarget();
+    const time = pacingClock();
+    const pending = new PendingWrites(db.target, 60_000, new CommitPacing(10, time.clock));
+    pending.putBlock('a', bytes('a'));
+    await pending.commit();
+    // One publication after another, each once the previous is durable: without pacing, one transaction each.
+    pending.putBlock('b', bytes('b'));
+    const second = pending.commit();
+    await new Promise((resolve) => setImmediate(resolve));
+    const others = ['c', 'd'].map((key) => {
+      pending.putBlock(key, bytes(key));
+      return pending.commit();
+    });
+    expect(time.sleeps.map((sleep) => sleep.ms)).toEqual([10]);
+    time.wakeFirst();
+    await Promise.all([second, ...others]);
+    expect(db.written.map((batch) => [...batch.blocks.keys()])).toEqual([['a'], ['b', 'c', 'd']]);
+    // After a quiet spell, a commit is not delayed.
+    time.advance(50);
+    pending.putBlock('e', bytes('e'));
+    await pending.commit();
+    expect(time.sleeps).toEqual([]);
+    expect(pending.commits).toBe(3);
   });
 
   it('keeps a failed transaction’s writes, so no later commit says they are durable before they are', async () => {
