@@ -18,21 +18,38 @@ const realClock: PacingClock = {
 };
 
 /**
- * Spaces a store's transactions at least `gapMs` apart. Callers take a turn before each transaction and
- * take turns one at a time (they already queue their transactions): a turn waits out what is left of the
- * gap since the previous one started, so that writes arriving meanwhile join the transaction.
+ * Spaces a store's transactions at least `gapMs` apart while writers overlap. Each writer `arrive`s when it
+ * asks for a transaction and leaves once it is written; before each transaction its writer takes a `turn`
+ * (one at a time: they already queue their transactions). A turn waits out what is left of the gap since the
+ * previous transaction started only when a writer arrived while another was still in line, so that writes
+ * arriving meanwhile join the transaction. One writer after another (a client sending its files in turn)
+ * is never delayed: waiting would gather nobody.
  */
 export class CommitPacing {
   private lastStart = Number.NEGATIVE_INFINITY;
+  private inLine = 0;
+  private contended = false;
 
   constructor(
     private readonly gapMs = COMMIT_GAP_MS,
     private readonly clock: PacingClock = realClock,
   ) {}
 
+  /** A writer asks for a transaction; call the returned function once that transaction is written. */
+  arrive(): () => void {
+    if (this.inLine > 0) this.contended = true;
+    this.inLine += 1;
+    let left = false;
+    return () => {
+      if (!left) this.inLine -= 1;
+      left = true;
+    };
+  }
+
   async turn(): Promise<void> {
     const wait = this.lastStart + this.gapMs - this.clock.now();
-    if (wait > 0) await this.clock.sleep(wait);
+    if (this.contended && wait > 0) await this.clock.sleep(wait);
+    this.contended = false;
     this.lastStart = this.clock.now();
   }
 }
@@ -53,8 +70,14 @@ export class GroupedTransactions {
   ) {}
 
   run(operation: () => void): Promise<void> {
+    const leave = this.pacing.arrive();
     this.waiting.push(operation);
-    if (this.next) return this.next;
+    const batch = this.next ?? this.startBatch();
+    void batch.then(leave, leave);
+    return batch;
+  }
+
+  private startBatch(): Promise<void> {
     const batch = this.queue.then(async () => {
       await this.pacing.turn();
       const operations = this.waiting;

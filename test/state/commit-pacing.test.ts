@@ -5,19 +5,33 @@ import { pacingClock } from '../helpers/pacing-clock.js';
 const turns = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('commit pacing', () => {
-  it('lets a transaction start at once after a quiet spell, and spaces the next ones by the gap', async () => {
+  it('spaces the transactions of writers that overlap by the gap', async () => {
     const time = pacingClock();
     const pacing = new CommitPacing(10, time.clock);
+    const first = pacing.arrive();
     await pacing.turn();
     expect(time.sleeps).toEqual([]);
+    // A second writer comes while the first is still in line: its transaction waits out the gap.
+    const second = pacing.arrive();
+    first();
     time.advance(4);
-    const second = pacing.turn();
+    const turn = pacing.turn();
     await turns();
     expect(time.sleeps.map((sleep) => sleep.ms)).toEqual([6]);
     time.wakeFirst();
-    await second;
-    time.advance(25);
-    await pacing.turn();
+    await turn;
+    second();
+  });
+
+  it('never delays one writer after another, however close together', async () => {
+    const time = pacingClock();
+    const pacing = new CommitPacing(10, time.clock);
+    for (let n = 0; n < 5; n++) {
+      const leave = pacing.arrive();
+      await pacing.turn();
+      leave();
+      time.advance(1);
+    }
     expect(time.sleeps).toEqual([]);
   });
 });

@@ -71,17 +71,19 @@ export class PendingWrites {
 
   /**
    * Resolves once everything written before the call is committed and flushed. Transactions are written one
-   * at a time, and under load one per pacing gap: calls that come meanwhile share the next. A failed transaction's writes go back in
+   * at a time, and while commits overlap one per pacing gap: calls that come meanwhile share the next. A failed transaction's writes go back in
    * the buffer, so the next commit tries them again and no later caller is told they are durable when they
    * are not.
    */
   commit(): Promise<void> {
     // Only the transactions wait in line: the flush of one overlaps the writing of the next.
+    const leave = this.pacing.arrive();
     const step = this.queue.then(async () => {
       if (this.open.blocks.size > 0 || this.open.pins.size > 0) await this.pacing.turn();
       await this.writeOpen();
     });
     this.queue = step.catch(() => undefined);
+    void step.then(leave, leave);
     return step.then(() => this.target.flushed());
   }
 

@@ -79,30 +79,34 @@ describe('pending writes', () => {
     expect(pending.commits).toBe(2);
   });
 
-  it('under load, starts a transaction once per pacing gap: publications that come meanwhile share it', async () => {
+  it('while publications overlap, starts a transaction once per pacing gap: those that come meanwhile share it', async () => {
     const db = recordingTarget();
     const time = pacingClock();
     const pending = new PendingWrites(db.target, 60_000, new CommitPacing(10, time.clock));
+    const writing = db.nextWrite();
     pending.putBlock('a', bytes('a'));
-    await pending.commit();
-    // One publication after another, each once the previous is durable: without pacing, one transaction each.
+    const first = pending.commit();
+    await writing;
+    // B commits while A's transaction is written: B's waits out the gap, and C and D, coming meanwhile, join it.
     pending.putBlock('b', bytes('b'));
     const second = pending.commit();
+    await first;
     await new Promise((resolve) => setImmediate(resolve));
+    expect(time.sleeps.map((sleep) => sleep.ms)).toEqual([10]);
     const others = ['c', 'd'].map((key) => {
       pending.putBlock(key, bytes(key));
       return pending.commit();
     });
-    expect(time.sleeps.map((sleep) => sleep.ms)).toEqual([10]);
     time.wakeFirst();
     await Promise.all([second, ...others]);
     expect(db.written.map((batch) => [...batch.blocks.keys()])).toEqual([['a'], ['b', 'c', 'd']]);
-    // After a quiet spell, a commit is not delayed.
-    time.advance(50);
-    pending.putBlock('e', bytes('e'));
-    await pending.commit();
+    // One publication after another (each once the previous is durable) is never delayed.
+    for (const key of ['e', 'f']) {
+      pending.putBlock(key, bytes(key));
+      await pending.commit();
+    }
     expect(time.sleeps).toEqual([]);
-    expect(pending.commits).toBe(3);
+    expect(pending.commits).toBe(4);
   });
 
   it('keeps a failed transaction’s writes, so no later commit says they are durable before they are', async () => {
