@@ -1,7 +1,7 @@
 import * as dagPb from '@ipld/dag-pb';
 import { UnixFS } from 'ipfs-unixfs';
 import { parsedCid } from './cid-text.js';
-import { leafBlock } from './file-leaves.js';
+import { leafFraming } from './file-leaves.js';
 
 /** Kubo's `ipfs add` defaults (embedded.ts): fixed chunks of this size, at most this many links per node. */
 const CHUNK_SIZE = 262_144;
@@ -22,7 +22,10 @@ export interface FileLayout {
   /** Cumulative DAG size: what a directory links the file with (AddResult.dagSize). */
   dagSize: number;
   leaves: FileLeaf[];
-  /** The bytes of the last leaf (a copy), so that the next rewrite of the end does not read them back. */
+  /**
+   * The bytes of the last leaf (a view of its block, which is never changed), so that the next rewrite of the
+   * end does not read them back.
+   */
   tail: Uint8Array;
 }
 
@@ -33,27 +36,58 @@ export interface LeafIo {
   readLeaf(leaf: FileLeaf): Promise<Uint8Array>;
 }
 
-async function putLeaves(data: Uint8Array, io: Pick<LeafIo, 'put'>): Promise<FileLeaf[]> {
-  const chunks: Uint8Array[] = [];
-  for (let at = 0; at < data.length; at += CHUNK_SIZE) chunks.push(data.subarray(at, at + CHUNK_SIZE));
-  return Promise.all(
-    chunks.map(async (chunk) => {
-      // Framed in one copy, as the importer's leaves are (file-leaves.ts).
-      const block = leafBlock(chunk);
-      return { cid: await io.put(block), size: chunk.length, blockSize: block.length };
-    }),
+/**
+ * The leaves of the bytes `parts` hold end to end, each framed as Kubo frames it with its data copied once,
+ * straight from the parts into the block (no joined copy of the parts first); and the last leaf's data, a
+ * view of its block.
+ */
+async function putLeaves(
+  parts: readonly Uint8Array[],
+  io: Pick<LeafIo, 'put'>,
+): Promise<{ leaves: FileLeaf[]; tail: Uint8Array }> {
+  const total = parts.reduce((sum, part) => sum + part.length, 0);
+  const blocks: { block: Buffer; data: Uint8Array }[] = [];
+  let part = 0;
+  let offset = 0;
+  for (let at = 0; at < total; at += CHUNK_SIZE) {
+    const length = Math.min(CHUNK_SIZE, total - at);
+    const { prefix, suffix } = leafFraming(length);
+    const block = Buffer.allocUnsafe(prefix.length + length + suffix.length);
+    prefix.copy(block, 0);
+    let filled = prefix.length;
+    const end = prefix.length + length;
+    while (filled < end) {
+      const source = parts[part]!;
+      const taken = Math.min(source.length - offset, end - filled);
+      block.set(source.subarray(offset, offset + taken), filled);
+      filled += taken;
+      offset += taken;
+      if (offset === source.length) {
+        part += 1;
+        offset = 0;
+      }
+    }
+    suffix.copy(block, end);
+    blocks.push({ block, data: block.subarray(prefix.length, end) });
+  }
+  const leaves = await Promise.all(
+    blocks.map(async ({ block, data }) => ({
+      cid: await io.put(block),
+      size: data.length,
+      blockSize: block.length,
+    })),
   );
+  return { leaves, tail: blocks.at(-1)?.data ?? new Uint8Array() };
 }
 
 /** The root over `leaves`, or the leaf itself when there is one (the importer's reduceSingleLeafToSelf). */
 async function layoutOf(
   leaves: FileLeaf[],
-  written: Uint8Array,
+  tail: Uint8Array,
   io: Pick<LeafIo, 'put'>,
 ): Promise<FileLayout | null> {
   if (leaves.length === 0 || leaves.length > MAX_LINKS) return null;
   const size = leaves.reduce((sum, leaf) => sum + leaf.size, 0);
-  const tail = written.slice(written.length - leaves.at(-1)!.size);
   if (leaves.length === 1) return { cid: leaves[0]!.cid, size, dagSize: leaves[0]!.blockSize, leaves, tail };
   const unixfs = new UnixFS({ type: 'file', blockSizes: leaves.map((leaf) => BigInt(leaf.size)) });
   const root = dagPb.encode({
@@ -70,7 +104,8 @@ async function layoutOf(
  */
 export async function buildFile(bytes: Uint8Array, io: Pick<LeafIo, 'put'>): Promise<FileLayout | null> {
   if (bytes.length > CHUNK_SIZE * MAX_LINKS) return null;
-  return layoutOf(await putLeaves(bytes, io), bytes, io);
+  const { leaves, tail } = await putLeaves([bytes], io);
+  return layoutOf(leaves, tail, io);
 }
 
 /**
@@ -90,19 +125,20 @@ export async function rewriteTail(
   if (keep + suffix.length > CHUNK_SIZE * MAX_LINKS) return null;
   const first = Math.floor(keep / CHUNK_SIZE);
   const within = keep - first * CHUNK_SIZE;
-  let rest = suffix;
+  const parts = [suffix];
   if (within > 0) {
     const last = first === previous.leaves.length - 1;
     const leaf = last ? previous.tail : await io.readLeaf(previous.leaves[first]!);
-    rest = Buffer.concat([leaf.subarray(0, within), suffix]);
+    parts.unshift(leaf.subarray(0, within));
   }
-  const leaves = [...previous.leaves.slice(0, first), ...(await putLeaves(rest, io))];
+  const rewritten = await putLeaves(parts, io);
+  const leaves = [...previous.leaves.slice(0, first), ...rewritten.leaves];
   // Nothing rewritten (an empty suffix at a leaf boundary): the last leaf kept is the previous file's last.
-  if (rest.length === 0)
+  if (rewritten.leaves.length === 0)
     return layoutOf(
       leaves,
       first === previous.leaves.length ? previous.tail : await io.readLeaf(leaves.at(-1)!),
       io,
     );
-  return layoutOf(leaves, rest, io);
+  return layoutOf(leaves, rewritten.tail, io);
 }
