@@ -1,8 +1,8 @@
 /**
  * The shortest time between two transactions of one LMDB environment while writes keep coming. Each
  * transaction costs its pages' writes, a flush and two thread hand-offs whatever it holds; under load,
- * writes that wait this long share one instead (docs/decisions.md, "Paced LMDB commits"). A write arriving
- * after a quiet spell is not delayed at all.
+ * writes that wait this long share one instead (docs/decisions.md, "Paced LMDB commits"). A write that finds
+ * no other in line is not delayed at all.
  */
 export const COMMIT_GAP_MS = 10;
 

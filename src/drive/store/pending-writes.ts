@@ -38,7 +38,7 @@ export class PendingWrites {
   constructor(
     private readonly target: BatchTarget,
     private readonly idleCommitMs = 50,
-    /** Under load, transactions start at most this often (see CommitPacing): more publications share each. */
+    /** While commits overlap, transactions start at most this often (CommitPacing): more share each. */
     private readonly pacing = new CommitPacing(),
   ) {}
 
@@ -71,9 +71,9 @@ export class PendingWrites {
 
   /**
    * Resolves once everything written before the call is committed and flushed. Transactions are written one
-   * at a time, and while commits overlap one per pacing gap: calls that come meanwhile share the next. A failed transaction's writes go back in
-   * the buffer, so the next commit tries them again and no later caller is told they are durable when they
-   * are not.
+   * at a time, and while commits overlap one per pacing gap: calls that come meanwhile share the next. A
+   * failed transaction's writes go back in the buffer, so the next commit tries them again and no later
+   * caller is told they are durable when they are not.
    */
   commit(): Promise<void> {
     // Only the transactions wait in line: the flush of one overlaps the writing of the next.
