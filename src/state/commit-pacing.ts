@@ -39,10 +39,8 @@ export class CommitPacing {
   arrive(): () => void {
     if (this.inLine > 0) this.contended = true;
     this.inLine += 1;
-    let left = false;
     return () => {
-      if (!left) this.inLine -= 1;
-      left = true;
+      this.inLine -= 1;
     };
   }
 

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CHECKPOINT_DELAY_MS, CHECKPOINT_MAX_DELAY_MS, Checkpoints } from '../../src/drive/checkpoints.js';
-import type { ManifestEntry } from '../../src/drive/manifest.js';
 import { commitChange, LOG_NAME, loadDrive } from '../../src/drive/manifest-log.js';
 import { openDescriptorsOn } from '../helpers/open-files.js';
+import { ENTRY_TIME as at, imageEntry, treeOf } from './manifest-entries.js';
 
 describe('drive checkpoints: when a log is folded into manifest.json', () => {
   let dir: string;
@@ -80,27 +80,16 @@ describe('drive checkpoints: when a log is folded into manifest.json', () => {
 
 describe('a drive removed before its checkpoint', () => {
   const owner = { email: 'b@example.org', hex: 'b'.repeat(64) };
-  const at = '2026-11-26 07:00:00';
-  const file: ManifestEntry = {
-    path: 'Images/a.jpg',
-    name: 'a.jpg',
-    category: 'Images',
-    file_type: 'image',
-    mime_type: 'image/jpeg',
-    size: 1,
-    sha256: 'ab'.repeat(32),
-    cid: 'QmA',
-    dag_size: 7,
-    ipfs_link: 'QmW/a.jpg',
-    added_at: at,
-    source: { kind: 'cli' },
-  };
   it('lets go of the log this process kept open for it, without taking its lock', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'checkpoints-removed-'));
     const manifest = join(dir, 'manifest.json');
     const tenure = 7;
-    const tree = { root_cid: 'QmR', folders: {}, folder_dag_sizes: {}, updated_at: at };
-    await commitChange(manifest, await loadDrive(manifest, owner, at, tenure), { add: [file], tree }, tenure);
+    await commitChange(
+      manifest,
+      await loadDrive(manifest, owner, at, tenure),
+      { add: [imageEntry('Images/a.jpg')], tree: treeOf('QmR') },
+      tenure,
+    );
     const log = join(dir, LOG_NAME);
     expect(await openDescriptorsOn(log)).toBe(1);
     await rm(dir, { recursive: true, force: true });

@@ -2,38 +2,13 @@ import { appendFile, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../../src/fs/atomic.js';
-import type { DriveTree } from '../../src/drive/drive-state.js';
 import type { Manifest, ManifestEntry } from '../../src/drive/manifest.js';
 import { checkpoint, commitChange, LOG_NAME, loadDrive, readManifest } from '../../src/drive/manifest-log.js';
 import { tempDir } from '../helpers/temp.js';
+import { ENTRY_TIME, imageEntry as entry, treeOf as tree } from './manifest-entries.js';
 
 const owner = { email: 'a@example.org', hex: 'cd'.repeat(32) };
-const at = '2026-11-23T10:00:00.000';
-
-function entry(path: string, size = 10, sha256 = path): ManifestEntry {
-  const [category, name] = path.split('/') as ['Images', string];
-  return {
-    path,
-    name,
-    category,
-    file_type: 'image',
-    mime_type: 'image/jpeg',
-    size,
-    sha256,
-    cid: `Qm${path}`,
-    dag_size: size + 6,
-    ipfs_link: `Qmw/${name}`,
-    added_at: at,
-    source: { kind: 'cli' },
-  };
-}
-
-const tree = (root: string): DriveTree => ({
-  root_cid: root,
-  folders: {},
-  folder_dag_sizes: {},
-  updated_at: at,
-});
+const at = ENTRY_TIME;
 
 describe('the drive manifest: checkpoint plus log', () => {
   let dir: { path: string; cleanup: () => Promise<void> };
