@@ -46,7 +46,7 @@ export interface DriveRootChange {
 
 /** Stores a node and checks the store agrees on its CID (a store with other defaults would break links). */
 async function put(store: BlockWriter, node: Pick<EncodedDirectory, 'cid' | 'bytes'>): Promise<void> {
-  const cid = await store.putBlock(node.bytes);
+  const cid = await store.putBlock(node.bytes, node.cid);
   if (cid !== node.cid)
     throw new StationError('CID_MISMATCH', 'The content store computed another CID for a drive folder.');
 }

@@ -22,7 +22,7 @@ export async function storeBundle(
 ): Promise<string> {
   const sorted = [...links].sort((a, b) => (a.name < b.name ? -1 : 1));
   const node = await encodeDirectory(sorted);
-  if ((await store.putBlock(node.bytes)) !== node.cid)
+  if ((await store.putBlock(node.bytes, node.cid)) !== node.cid)
     throw new StationError('CID_MISMATCH', 'The content store computed another CID for a media folder.');
   return node.cid;
 }

@@ -103,22 +103,32 @@ export async function encodeDirectory(links: readonly DirectoryLink[]): Promise<
 export const byName = (a: Pick<EncodedLink, 'name'>, b: Pick<EncodedLink, 'name'>) =>
   Buffer.compare(a.name, b.name);
 
+/** A directory node's bytes made by the caller, with the sums `directoryNode` would walk every link for. */
+export interface FramedDirectory {
+  bytes: Uint8Array;
+  /** The sharding estimate of its links (EncodedLink.estimate, summed). */
+  estimate: number;
+  /** Their cumulative DAG sizes, summed. */
+  linked: number;
+}
+
 /**
  * The node of a directory whose links are encoded and sorted already (see encodeDirectory). `framed`: its
- * bytes when the caller already has them (folder-edits.ts makes them from the previous version's).
+ * bytes and sums when the caller already has them (folder-edits.ts makes them from the previous version's).
  */
 export async function directoryNode(
   sorted: readonly EncodedLink[],
-  framed?: Uint8Array,
+  framed?: FramedDirectory,
 ): Promise<EncodedDirectory> {
-  let estimate = 0;
-  let linked = 0;
-  for (const link of sorted) {
-    estimate += link.estimate;
-    linked += link.dagSize;
-  }
+  let estimate = framed?.estimate ?? 0;
+  let linked = framed?.linked ?? 0;
+  if (!framed)
+    for (const link of sorted) {
+      estimate += link.estimate;
+      linked += link.dagSize;
+    }
   if (estimate > SHARDING_THRESHOLD_BYTES) throw new DirectoryTooLargeError();
-  const bytes = framed ?? Buffer.concat([...sorted.map((link) => link.field), DIRECTORY_DATA]);
+  const bytes = framed?.bytes ?? Buffer.concat([...sorted.map((link) => link.field), DIRECTORY_DATA]);
   const cid = CID.createV0(await sha256.digest(bytes));
   return { cid: cidText(cid), bytes, dagSize: linked + bytes.length };
 }

@@ -4,7 +4,7 @@ import * as dagPb from '@ipld/dag-pb';
 import { exporter, type UnixFSEntry } from 'ipfs-unixfs-exporter';
 import { CID } from 'multiformats/cid';
 import { sha256 } from 'multiformats/hashes/sha2';
-import { cidText } from './cid-text.js';
+import { cidText, parsedCid } from './cid-text.js';
 import { isDagPb } from './dag.js';
 import { translate } from './embedded-errors.js';
 import { parseIpfsPath } from './ipfs-path.js';
@@ -118,7 +118,11 @@ export class EmbeddedStore implements ContentStore {
     return result;
   }
 
-  async putBlock(bytes: Uint8Array): Promise<string> {
+  async putBlock(bytes: Uint8Array, computed?: string): Promise<string> {
+    if (computed) {
+      await this.blocks.put(parsedCid(computed), bytes);
+      return computed;
+    }
     if (!isDagPb(bytes)) throw new InvalidContentPathError('The block is not a dag-pb node.');
     const cid = CID.createV0(await sha256.digest(bytes));
     await this.blocks.put(cid, bytes);

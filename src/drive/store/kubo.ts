@@ -117,7 +117,8 @@ export class KuboStore implements ContentStore {
     });
   }
 
-  async putBlock(bytes: Uint8Array): Promise<string> {
+  /** The daemon hashes the bytes itself: a CID the caller computed is not sent (see ContentStore). */
+  async putBlock(bytes: Uint8Array, _computed?: string): Promise<string> {
     if (!isDagPb(bytes)) throw new InvalidContentPathError('The block is not a dag-pb node.');
     return this.calls.call('new block', undefined, async (signal) => {
       const options = { cidCodec: 'dag-pb', mhtype: 'sha2-256', signal };

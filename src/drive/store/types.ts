@@ -20,8 +20,13 @@ export interface ContentStore {
   stat(path: string, options?: SignalOptions): Promise<StatResult>;
   /** The entries of a directory, in link order. */
   ls(path: string, options?: SignalOptions): Promise<DirEntry[]>;
-  /** Stores one encoded dag-pb node (a directory built by the drive) and returns its CIDv0. */
-  putBlock(bytes: Uint8Array): Promise<string>;
+  /**
+   * Stores one encoded dag-pb node (a directory built by the drive) and returns its CIDv0. `cid`: the one the
+   * drive's encoder computed from these bytes (store/dag.ts); the embedded store files the node under it
+   * without hashing it again (a folder of 2,500 files is some 125 KB to hash per upload), Kubo hashes it on
+   * its side and answers its own, which the caller compares.
+   */
+  putBlock(bytes: Uint8Array, cid?: string): Promise<string>;
   /** Recursive pin; idempotent. */
   pin(cid: string): Promise<void>;
   /** Removes a recursive pin; unpinning something not pinned is not an error. */

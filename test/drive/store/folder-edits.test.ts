@@ -70,4 +70,35 @@ describe('folders edited from their previous version', () => {
     );
     await expect(encodeEditedDirectory(() => many)).rejects.toBeInstanceOf(DirectoryTooLargeError);
   });
+
+  it('drops a name added and removed in one edit, and keeps the first of a name added twice', async () => {
+    const links = await Promise.all(['b.jpg', 'd.jpg', 'f.jpg'].map(link));
+    const base = await encodeEditedDirectory(() => links);
+    const [first, second, gone] = [await link('c.jpg'), await link('c.jpg'), await link('e.jpg')];
+    const node = await encodeEditedDirectory(() => [], {
+      previous: base.cid,
+      add: [first, second, gone],
+      remove: ['e.jpg', 'd.jpg', 'missing.jpg'],
+    });
+    const whole = await encodeDirectory([links[0]!, first, links[2]!]);
+    expect(node.cid).toBe(whole.cid);
+    expect(node.dagSize).toBe(whole.dagSize);
+  });
+
+  it('keeps counting toward the sharding threshold through edits', async () => {
+    const named = (i: number) => link(`photo-${String(i).padStart(5, '0')}-${'x'.repeat(40)}.jpg`);
+    // 52 bytes of name and 34 of CID each: 2,900 links stay under 256 KiB, 3,100 do not.
+    const links = await Promise.all(Array.from({ length: 2_900 }, (_, i) => named(i)));
+    const base = await encodeEditedDirectory(() => links);
+    const more = await Promise.all(Array.from({ length: 200 }, (_, i) => named(5_000 + i)));
+    await expect(
+      encodeEditedDirectory(() => [...links, ...more], { previous: base.cid, add: more, remove: [] }),
+    ).rejects.toBeInstanceOf(DirectoryTooLargeError);
+    const swapped = await encodeEditedDirectory(() => [], {
+      previous: base.cid,
+      add: more,
+      remove: links.slice(0, 200).map((l) => l.name),
+    });
+    expect(swapped.cid).toBe((await encodeDirectory([...links.slice(200), ...more])).cid);
+  });
 });
