@@ -96,14 +96,14 @@ const DIRECTORY_DATA = (() => {
  * both names again at every comparison.
  */
 export async function encodeDirectory(links: readonly DirectoryLink[]): Promise<EncodedDirectory> {
-  return directoryNode(links.map(encodedLink).sort(byName));
+  return directoryNode(framedDirectory(links.map(encodedLink).sort(byName)));
 }
 
 /** The order of a directory's links: by the bytes of their names. */
 export const byName = (a: Pick<EncodedLink, 'name'>, b: Pick<EncodedLink, 'name'>) =>
   Buffer.compare(a.name, b.name);
 
-/** A directory node's bytes made by the caller, with the sums `directoryNode` would walk every link for. */
+/** A directory node's bytes, with the sums over its links that its CID and its parent's link need. */
 export interface FramedDirectory {
   bytes: Uint8Array;
   /** The sharding estimate of its links (EncodedLink.estimate, summed). */
@@ -113,24 +113,28 @@ export interface FramedDirectory {
 }
 
 /**
- * The node of a directory whose links are encoded and sorted already (see encodeDirectory). `framed`: its
- * bytes and sums when the caller already has them (folder-edits.ts makes them from the previous version's).
+ * The node of links encoded and sorted already, framed from all of them. Throws DirectoryTooLargeError past
+ * the sharding threshold, before joining any bytes.
  */
-export async function directoryNode(
-  sorted: readonly EncodedLink[],
-  framed?: FramedDirectory,
-): Promise<EncodedDirectory> {
-  let estimate = framed?.estimate ?? 0;
-  let linked = framed?.linked ?? 0;
-  if (!framed)
-    for (const link of sorted) {
-      estimate += link.estimate;
-      linked += link.dagSize;
-    }
+export function framedDirectory(sorted: readonly EncodedLink[]): FramedDirectory {
+  let estimate = 0;
+  let linked = 0;
+  for (const link of sorted) {
+    estimate += link.estimate;
+    linked += link.dagSize;
+  }
   if (estimate > SHARDING_THRESHOLD_BYTES) throw new DirectoryTooLargeError();
-  const bytes = framed?.bytes ?? Buffer.concat([...sorted.map((link) => link.field), DIRECTORY_DATA]);
-  const cid = CID.createV0(await sha256.digest(bytes));
-  return { cid: cidText(cid), bytes, dagSize: linked + bytes.length };
+  return { bytes: Buffer.concat([...sorted.map((link) => link.field), DIRECTORY_DATA]), estimate, linked };
+}
+
+/**
+ * A framed node with its CID: from `framedDirectory`, or made by the caller from a previous version's bytes
+ * (folder-edits.ts), whose sums are checked against the threshold the same way.
+ */
+export async function directoryNode(framed: FramedDirectory): Promise<EncodedDirectory> {
+  if (framed.estimate > SHARDING_THRESHOLD_BYTES) throw new DirectoryTooLargeError();
+  const cid = CID.createV0(await sha256.digest(framed.bytes));
+  return { cid: cidText(cid), bytes: framed.bytes, dagSize: framed.linked + framed.bytes.length };
 }
 
 /**

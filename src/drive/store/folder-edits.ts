@@ -3,6 +3,7 @@ import {
   byName,
   directoryNode,
   encodedLink,
+  framedDirectory,
   type DirectoryLink,
   type EncodedDirectory,
   type EncodedLink,
@@ -52,18 +53,18 @@ function search(sorted: readonly EncodedLink[], name: Buffer): { at: number; fou
   return { at: low, found: false };
 }
 
-/** A folder encoded from all its links. */
-function known(sorted: readonly EncodedLink[], node: EncodedDirectory): KnownFolder {
+/** A folder framed from all its links (throws past the sharding threshold, see framedDirectory). */
+function known(sorted: readonly EncodedLink[]): KnownFolder {
+  const framed = framedDirectory(sorted);
   const starts = new Uint32Array(sorted.length + 1);
-  let estimate = 0;
-  let linked = 0;
-  for (let i = 0; i < sorted.length; i++) {
-    const link = sorted[i]!;
-    starts[i + 1] = starts[i]! + link.field.length;
-    estimate += link.estimate;
-    linked += link.dagSize;
-  }
-  return { sorted, starts, bytes: node.bytes, estimate, linked };
+  for (let i = 0; i < sorted.length; i++) starts[i + 1] = starts[i]! + sorted[i]!.field.length;
+  return { ...framed, sorted, starts };
+}
+
+/** An added link, and the index of the link of the previous version it goes before. */
+interface Insert {
+  at: number;
+  link: EncodedLink;
 }
 
 /**
@@ -90,15 +91,10 @@ function changesOf(base: KnownFolder, edit: FolderEdit): { inserts: Insert[]; re
   return { inserts, removals: [...removed].sort((a, b) => a - b) };
 }
 
-interface Insert {
-  at: number;
-  link: EncodedLink;
-}
-
 /**
  * `base` with `edit` made: its links, the starts of their fields and its node bytes. The runs of links both
  * versions hold are copied as they are, an added link's field is cut in and a removed link's cut out. A node
- * is its links' fields in order, then the Data field (dag.ts, directoryNode), which stays at the end.
+ * is its links' fields in order, then the Data field (dag.ts, framedDirectory), which stays at the end.
  */
 function edited(base: KnownFolder, edit: FolderEdit): KnownFolder {
   const { inserts, removals } = changesOf(base, edit);
@@ -167,14 +163,8 @@ export async function encodeEditedDirectory(
   edit?: FolderEdit,
 ): Promise<EncodedDirectory> {
   const previous = edit && knownByCid.get(edit.previous);
-  if (previous) {
-    const next = edited(previous, edit);
-    const node = await directoryNode(next.sorted, next);
-    knownByCid.set(node.cid, next);
-    return node;
-  }
-  const sorted = all().map(encodedLink).sort(byName);
-  const node = await directoryNode(sorted);
-  knownByCid.set(node.cid, known(sorted, node));
+  const next = previous ? edited(previous, edit) : known(all().map(encodedLink).sort(byName));
+  const node = await directoryNode(next);
+  knownByCid.set(node.cid, next);
   return node;
 }

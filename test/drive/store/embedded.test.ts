@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256 } from 'multiformats/hashes/sha2';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { encodeDirectory } from '../../../src/drive/store/dag.js';
 import { EmbeddedStore } from '../../../src/drive/store/embedded.js';
 import { InvalidInput } from '../../../src/errors.js';
@@ -87,6 +88,22 @@ describe('embedded content store', () => {
     ]);
     expect((await collect(store.cat(`${dirNode.cid}/été.txt`))).toString()).toBe('hello world\n');
     expect(await store.stat(dirNode.cid)).toMatchObject({ type: 'directory', dagSize: dirNode.dagSize });
+  });
+
+  it('files a node under the CID its encoder computed without hashing it again, and hashes one without', async () => {
+    const node = await encodeDirectory([
+      { name: 'once.txt', cid: (await encodeDirectory([])).cid, dagSize: 4 },
+    ]);
+    const digest = vi.spyOn(sha256, 'digest');
+    try {
+      expect(await store.putBlock(node.bytes, node.cid)).toBe(node.cid);
+      expect(digest).not.toHaveBeenCalled();
+      expect(await store.putBlock(node.bytes)).toBe(node.cid);
+      expect(digest).toHaveBeenCalledTimes(1);
+    } finally {
+      digest.mockRestore();
+    }
+    expect(await store.stat(node.cid)).toMatchObject({ type: 'directory', dagSize: node.dagSize });
   });
 
   it('reports missing content, bad paths and directories with typed errors', async () => {
