@@ -1,5 +1,6 @@
 import { InvalidInput } from '../errors.js';
 import { normaliseCookieHost, siteOf } from './hosts.js';
+import { mayHoldCookieText } from './sniff.js';
 
 /**
  * The Netscape cookie file format (curl, yt-dlp, "cookies.txt" browser extensions): an optional
@@ -83,6 +84,7 @@ export const COOKIE_SNIFF_BYTES = 64 * 1024;
  * drive, a false negative would publish someone's session credentials.
  */
 export function looksLikeNetscapeCookies(firstBytes: Uint8Array | string): boolean {
+  if (typeof firstBytes !== 'string' && !mayHoldCookieText(firstBytes)) return false;
   const text =
     typeof firstBytes === 'string'
       ? firstBytes

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { LRUCache } from 'lru-cache';
 import { localTimestamp, type Clock } from '../clock.js';
 import { within } from '../fs/paths.js';
 import type { UserRecord } from '../identity/user-files.js';
@@ -22,6 +23,12 @@ export interface DriveReaderDeps {
  * whole (see manifest-log.ts). DriveService adds the writes.
  */
 export class DriveReader {
+  /**
+   * Each user's drive folder and manifest path, by e-mail: a pure function of it, asked several times per
+   * upload, and resolving it (checked against its root) each time was a few kilobytes of garbage per upload.
+   */
+  private readonly paths = new LRUCache<string, { drive: string; manifest: string }>({ max: 4096 });
+
   constructor(protected readonly deps: DriveReaderDeps) {}
 
   get quotaBytes(): number {
@@ -29,7 +36,7 @@ export class DriveReader {
   }
 
   driveDir(user: Pick<UserRecord, 'email'>): string {
-    return within(this.deps.users.dirFor(user.email), 'APP', 'uDRIVE');
+    return this.pathsOf(user.email).drive;
   }
 
   /** The manifest as last changed (no lock needed: changes are applied whole, see manifest-log.ts). */
@@ -47,7 +54,17 @@ export class DriveReader {
   }
 
   protected manifestPath(user: Pick<UserRecord, 'email'>): string {
-    return join(this.driveDir(user), 'manifest.json');
+    return this.pathsOf(user.email).manifest;
+  }
+
+  private pathsOf(email: string): { drive: string; manifest: string } {
+    let paths = this.paths.get(email);
+    if (!paths) {
+      const drive = within(this.deps.users.dirFor(email), 'APP', 'uDRIVE');
+      paths = { drive, manifest: join(drive, 'manifest.json') };
+      this.paths.set(email, paths);
+    }
+    return paths;
   }
 
   protected now(): string {

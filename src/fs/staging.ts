@@ -38,6 +38,43 @@ export function sizeRefusal(limits: readonly SizeLimit[], size: number, head: Bu
 }
 
 /**
+ * A file's first `capacity` bytes, kept as the chunks they came in (a stream's chunks are its consumer's
+ * once read: reception already holds them until written) and joined once, when asked: a file of one chunk
+ * costs no copy, a longer one a single copy instead of one per chunk joined again at the end.
+ */
+class HeadBytes {
+  private readonly parts: Uint8Array[] = [];
+  private length = 0;
+  private joined: Buffer | null = null;
+
+  constructor(private readonly capacity: number) {}
+
+  get complete(): boolean {
+    return this.length >= this.capacity;
+  }
+
+  add(chunk: Uint8Array): void {
+    const room = this.capacity - this.length;
+    if (room <= 0 || chunk.byteLength === 0) return;
+    const part = chunk.subarray(0, room);
+    this.parts.push(part);
+    this.length += part.byteLength;
+    this.joined = null;
+  }
+
+  bytes(): Buffer {
+    if (!this.joined) {
+      const only = this.parts.length === 1 ? this.parts[0]! : null;
+      this.joined = only
+        ? Buffer.from(only.buffer, only.byteOffset, only.byteLength)
+        : Buffer.concat(this.parts, this.length);
+      this.parts.splice(0, this.parts.length, this.joined);
+    }
+    return this.joined;
+  }
+}
+
+/**
  * Files land here first, under hidden names, mode 600 in a mode-700 folder (an upload may turn out to be
  * someone's cookie file), hashed on the way, and are moved into place only once complete and accepted: a
  * crash or a refusal never leaves a half file anywhere else. Keep it on the file system of its targets so
@@ -69,8 +106,7 @@ export class StagingArea {
     const path = join(this.dir, `.${this.namePrefix}-${(this.staged++).toString(36)}.part`);
     let handle: FileHandle | null = null;
     const hash = createHash('sha256');
-    const head: Buffer[] = [];
-    let headLength = 0;
+    const head = new HeadBytes(this.headBytes);
     let size = 0;
     // A limit that does not apply is not asked again once the head is complete (the test may parse it).
     let pending = limits;
@@ -79,16 +115,11 @@ export class StagingArea {
     try {
       for await (const chunk of source) {
         size += chunk.byteLength;
-        if (headLength < this.headBytes) {
-          const part = Buffer.from(chunk.subarray(0, this.headBytes - headLength));
-          head.push(part);
-          headLength += part.length;
-        }
+        head.add(chunk);
         if (pending.some((limit) => size > limit.maxBytes)) {
-          const whole = Buffer.concat(head);
-          const error = sizeRefusal(pending, size, whole);
+          const error = sizeRefusal(pending, size, head.bytes());
           if (error) throw error;
-          if (headLength >= this.headBytes) pending = pending.filter((limit) => size <= limit.maxBytes);
+          if (head.complete) pending = pending.filter((limit) => size <= limit.maxBytes);
         }
         hash.update(chunk);
         // Network chunks are small (16–64 KiB): written a few hundred KiB at a time, one call instead of many.
@@ -116,7 +147,7 @@ export class StagingArea {
       }
       throw error;
     }
-    return { path, size, sha256: hash.digest('hex'), head: Buffer.concat(head) };
+    return { path, size, sha256: hash.digest('hex'), head: head.bytes() };
   }
 
   /** A new staging file; the folder is made on the first upload (or again if removed), not checked each time. */

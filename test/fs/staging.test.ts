@@ -46,6 +46,13 @@ describe('StagingArea', () => {
     expect(await files()).toEqual([expect.stringMatching(/^\..*\.part$/)]);
   });
 
+  it('keeps the head whatever the chunks: one, several, empty ones, or fewer bytes than the head', async () => {
+    expect((await staging.receive(chunks('abcdefgh'), [])).head).toEqual(Buffer.from('abcd'));
+    expect((await staging.receive(chunks('ab'), [])).head).toEqual(Buffer.from('ab'));
+    expect((await staging.receive(chunks('a', '', 'b', 'c'), [])).head).toEqual(Buffer.from('abc'));
+    expect((await staging.receive(chunks('a', 'bcdef', 'g'), [])).head).toEqual(Buffer.from('abcd'));
+  });
+
   it('writes chunks of every size in order, tiny ones and ones past a write batch alike', async () => {
     const tiny = Array.from({ length: 1000 }, (_, i) => String.fromCharCode(97 + (i % 26)));
     const large = Buffer.alloc(600 * 1024, 7);

@@ -3,18 +3,9 @@ import { UnixFS } from 'ipfs-unixfs';
 import type { BufferImporter } from 'ipfs-unixfs-importer';
 import { CID } from 'multiformats/cid';
 import { create as createDigest } from 'multiformats/hashes/digest';
+import { varintLength, writeVarint } from './varint.js';
 
 const SHA2_256 = 0x12;
-
-function varint(value: number): number[] {
-  const bytes: number[] = [];
-  while (value >= 0x80) {
-    bytes.push((value & 0x7f) | 0x80);
-    value = Math.floor(value / 128);
-  }
-  bytes.push(value);
-  return bytes;
-}
 
 /**
  * What surrounds `length` bytes of data in a leaf as Kubo writes it (dag-pb `PBNode{Data}` holding UnixFS
@@ -24,11 +15,20 @@ function varint(value: number): number[] {
 export function leafFraming(length: number): { prefix: Buffer; suffix: Buffer } {
   // An empty leaf omits the Data field (only an empty file has one, and it is never held).
   if (length < 1) throw new RangeError('a held leaf holds at least one byte');
-  const lengthVarint = varint(length);
-  const unixfsHead = [0x08, 0x02, 0x12, ...lengthVarint];
-  const suffix = Buffer.from([0x18, ...lengthVarint]);
-  const unixfsLength = unixfsHead.length + length + suffix.length;
-  return { prefix: Buffer.from([0x0a, ...varint(unixfsLength), ...unixfsHead]), suffix };
+  const suffix = Buffer.allocUnsafe(1 + varintLength(length));
+  suffix[0] = 0x18;
+  writeVarint(suffix, 1, length);
+  // UnixFS {Type: File (field 1 = 2), Data (field 2, this length)}, then the data, then the suffix.
+  const unixfsHeadLength = 2 + 1 + varintLength(length);
+  const unixfsLength = unixfsHeadLength + length + suffix.length;
+  const prefix = Buffer.allocUnsafe(1 + varintLength(unixfsLength) + unixfsHeadLength);
+  prefix[0] = 0x0a;
+  let at = writeVarint(prefix, 1, unixfsLength);
+  prefix[at++] = 0x08;
+  prefix[at++] = 0x02;
+  prefix[at++] = 0x12;
+  writeVarint(prefix, at, length);
+  return { prefix, suffix };
 }
 
 /** The leaf block for `data`, as stored or served. */
