@@ -20,6 +20,13 @@ import { promisify } from 'node:util';
 /** The kernel's window for a freed inode whose table block was written back, plus a margin. */
 export const RECENTLY_DELETED_MS = 61_000;
 
+/**
+ * Its window while that block is dirty again, plus a margin: new files whose inodes share a block with freed
+ * ones make it dirty, so after a run that removed thousands of files the next one can still meet them this
+ * long (README, "What the afternoon of 2026-11-26 changed"). `BENCH_FRESH_INODES=full` waits this out.
+ */
+export const RECENTLY_DELETED_DIRTY_MS = 361_000;
+
 const STAMP = join(tmpdir(), 'uplanet-station-bench.removed-at');
 
 /** Writes every dirty buffer of the machine to disk (`sync`). */
@@ -36,20 +43,23 @@ export async function removeBenchFiles(path: string): Promise<void> {
  * How long a run starting at `now` still has to wait after a removal noted at `removedAt` (ms since the
  * epoch, null when none was noted or it cannot be read).
  */
-export function waitNeeded(removedAt: number | null, now: number): number {
+export function waitNeeded(removedAt: number | null, now: number, windowMs = RECENTLY_DELETED_MS): number {
   if (removedAt === null || !Number.isFinite(removedAt) || removedAt > now) return 0;
-  return Math.max(0, removedAt + RECENTLY_DELETED_MS - now);
+  return Math.max(0, removedAt + windowMs - now);
 }
 
 /** Waits, saying so on stderr, until the inodes the last noted removal freed are no longer recent. */
 export async function awaitFreshInodes(): Promise<void> {
-  if (process.env.BENCH_FRESH_INODES === '0') return;
+  const mode = process.env.BENCH_FRESH_INODES;
+  if (mode === '0') return;
+  const windowMs = mode === 'full' ? RECENTLY_DELETED_DIRTY_MS : RECENTLY_DELETED_MS;
   const noted = await readFile(STAMP, 'utf8').then(Number, () => null);
-  const wait = waitNeeded(noted, Date.now());
+  const wait = waitNeeded(noted, Date.now(), windowMs);
   if (wait === 0) return;
   process.stderr.write(
-    `bench: waiting ${Math.ceil(wait / 1000)} s: an earlier run removed its files less than a minute ago ` +
-      '(bench/fresh-inodes.ts; BENCH_FRESH_INODES=0 does not wait)\n',
+    `bench: waiting ${Math.ceil(wait / 1000)} s: an earlier run removed its files less than ` +
+      `${Math.round(windowMs / 60_000)} minute(s) ago (bench/fresh-inodes.ts; BENCH_FRESH_INODES=0 does not ` +
+      'wait, =full waits six minutes)\n',
   );
   await sync();
   await sleep(wait);
