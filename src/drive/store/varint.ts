@@ -1,26 +1,18 @@
+import { varint } from 'multiformats';
+
 /**
- * Protobuf varints (dag-pb and UnixFS framing), written straight into their buffers: nodes and leaves are
- * framed at every upload, and building their bytes from spread number arrays was most of their garbage.
+ * Protobuf framing (dag-pb and UnixFS) written straight into its buffer: nodes and leaves are framed at every
+ * upload, and building their bytes from spread number arrays was most of their garbage. The varints are
+ * multiformats' (unsigned LEB128, as protobuf writes lengths and sizes).
  */
 
 /** How many bytes `value` (a non-negative integer up to 2^53) takes as a varint. */
-export function varintLength(value: number): number {
-  let length = 1;
-  while (value >= 0x80) {
-    value = Math.floor(value / 0x80);
-    length += 1;
-  }
-  return length;
-}
+export const varintLength = (value: number): number => varint.encodingLength(value);
 
 /** Writes `value` as a varint at `at`; answers where the next byte goes. */
 export function writeVarint(into: Uint8Array, at: number, value: number): number {
-  while (value >= 0x80) {
-    into[at++] = (value % 0x80) | 0x80;
-    value = Math.floor(value / 0x80);
-  }
-  into[at++] = value;
-  return at;
+  varint.encodeTo(value, into, at);
+  return at + varint.encodingLength(value);
 }
 
 /** A field of wire type 2: its tag, its length as a varint, then `body`'s bytes; at `at`, answers the end. */

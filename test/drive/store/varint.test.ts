@@ -35,6 +35,21 @@ describe('varints', () => {
     }
   });
 
+  it('are the bytes protobuf writes: seven bits at a time, low first, the high bit set on all but the last', () => {
+    const bytesOf = (value: number) => {
+      const into = new Uint8Array(varintLength(value));
+      writeVarint(into, 0, value);
+      return [...into];
+    };
+    expect(bytesOf(0)).toEqual([0x00]);
+    expect(bytesOf(1)).toEqual([0x01]);
+    expect(bytesOf(127)).toEqual([0x7f]);
+    expect(bytesOf(128)).toEqual([0x80, 0x01]);
+    expect(bytesOf(300)).toEqual([0xac, 0x02]);
+    expect(bytesOf(262_144)).toEqual([0x80, 0x80, 0x10]);
+    expect(bytesOf(2 ** 32)).toEqual([0x80, 0x80, 0x80, 0x80, 0x10]);
+  });
+
   it('frame a length-delimited field: tag, length, body', () => {
     const body = new Uint8Array(200).fill(7);
     const field = new Uint8Array(bytesFieldLength(body.length));
