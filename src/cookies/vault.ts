@@ -62,7 +62,7 @@ export class CookieVault {
    */
   async accept(
     owner: Owner,
-    staged: Pick<StagedFile, 'path' | 'size' | 'head'>,
+    staged: Pick<StagedFile, 'path' | 'size' | 'head' | 'mode'>,
     from: Pick<StagingArea, 'moveTo'>,
   ): Promise<CookieUploadResponse> {
     const scan =

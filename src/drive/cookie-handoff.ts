@@ -5,13 +5,13 @@ import type { CookieHandoffBody } from './schemas.js';
 
 /**
  * How the drive hands cookie-looking uploads to cookie intake (docs/api-contract.md §7, §8): `app.ts` builds
- * it from `looksLikeNetscapeCookies` and the `CookieVault`; `accept` moves the staged file (mode 600) into
+ * it from `looksLikeNetscapeCookies` and the `CookieVault`; `accept` moves the staged file (made 600, as cookie-like files are) into
  * the user directory and returns the §8 answer. A cookie file never reaches the drive.
  */
 export interface CookieHandoff {
   looksLikeCookies(head: Uint8Array): boolean;
   accept(
     user: UserRecord,
-    staged: Pick<StagedFile, 'path' | 'size' | 'head'>,
+    staged: Pick<StagedFile, 'path' | 'size' | 'head' | 'mode'>,
   ): Promise<Static<typeof CookieHandoffBody>>;
 }

@@ -1,6 +1,7 @@
 import pLimit from 'p-limit';
 import type { Logger } from 'pino';
-import { StagingArea, type StagedFile } from '../fs/staging.js';
+import { PRIVATE_MODE, StagingArea, type StagedFile } from '../fs/staging.js';
+import { mayHoldCookieText } from '../cookies/sniff.js';
 import { COOKIE_SNIFF_BYTES } from '../cookies/netscape.js';
 import { StationError, NotFound } from '../errors.js';
 import type { UserRecord } from '../identity/user-files.js';
@@ -20,7 +21,13 @@ import { DriveEvents } from './events.js';
 import { copyFromPublicDrive } from './copy.js';
 import { existingFile } from './placement.js';
 import { DriveReader, type DriveReaderDeps } from './reader.js';
-import { DriveWriter, type DriveFileResult, type DriveStore, type DriveWriterDeps } from './writer.js';
+import {
+  DRIVE_FILE_MODE,
+  DriveWriter,
+  type DriveFileResult,
+  type DriveStore,
+  type DriveWriterDeps,
+} from './writer.js';
 
 export type { DriveFileResult, DriveStore };
 
@@ -39,6 +46,12 @@ export interface DriveServiceDeps extends DriveReaderDeps {
 }
 
 const SWEEP_EVERY_MS = 3_600_000;
+
+/**
+ * Staged with the mode of a drive file, so that accepting it costs no `chmod`, unless its first bytes may be
+ * cookie text (cookies/sniff.ts: whenever cookie intake could take it), which stays private from creation.
+ */
+const stagedMode = (head: Buffer) => (mayHoldCookieText(head) ? PRIVATE_MODE : DRIVE_FILE_MODE);
 
 /** Not pinned alone (the wrapper pinned under the lock covers it); a file staging holds whole is not read again. */
 const importOptions = (staged: StagedFile) =>
@@ -70,7 +83,7 @@ export class DriveService extends DriveReader {
     super(deps);
     // Every upload route checks the start of a file for cookies (docs/api-contract.md §7): keep what that
     // check reads.
-    this.staging = new StagingArea(deps.stagingDir, COOKIE_SNIFF_BYTES);
+    this.staging = new StagingArea(deps.stagingDir, COOKIE_SNIFF_BYTES, stagedMode);
     this.locks = new DriveLocks(deps.logger, deps.lockLease);
     this.commits = new GroupCommits(this.locks);
     this.checkpoints = new Checkpoints(this.locks, deps.logger, () => this.now());

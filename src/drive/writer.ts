@@ -24,6 +24,9 @@ import type { Tenure } from './lock.js';
 
 export type { DriveFileResult, DriveStore, Placement, PlacementOutcome };
 
+/** Drive files are published content: readable (subject to the umask, as every file the station makes). */
+export const DRIVE_FILE_MODE = 0o644;
+
 const nameTaken = (name: string) =>
   new Conflict('NAME_TAKEN', `Too many files named like ${name}; rename the file.`);
 
@@ -159,12 +162,13 @@ export class DriveWriter {
   }
 
   /** Moves a staged file to its place, readable (published content); its folder is made again if it went away. */
-  private async moveIn(staged: Pick<StagedFile, 'path'>, final: string): Promise<void> {
-    await this.deps.staging.moveTo(staged, final, 0o644).catch(async (error: NodeJS.ErrnoException) => {
+  private async moveIn(staged: Pick<StagedFile, 'path' | 'mode'>, final: string): Promise<void> {
+    const { staging } = this.deps;
+    await staging.moveTo(staged, final, DRIVE_FILE_MODE).catch(async (error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error;
       this.deps.knownFolders?.delete(dirname(final));
       await mkdir(dirname(final), { recursive: true });
-      await this.deps.staging.moveTo(staged, final, 0o644);
+      await staging.moveTo(staged, final, DRIVE_FILE_MODE);
     });
   }
 

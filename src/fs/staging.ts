@@ -17,7 +17,12 @@ export interface StagedFile {
   sha256: string;
   /** The first bytes (up to the area's `headBytes`), for content checks such as the cookie-file test. */
   head: Buffer;
+  /** The permissions the file was made with (see `StagingArea`'s `modeFor`), subject to the umask. */
+  mode: number;
 }
+
+/** What a staged file is made with unless its area's `modeFor` says otherwise: its owner's alone. */
+export const PRIVATE_MODE = 0o600;
 
 /**
  * A size rule checked while a file streams in: once the file is larger than `maxBytes`, `refuse` names the
@@ -75,8 +80,9 @@ class HeadBytes {
 }
 
 /**
- * Files land here first, under hidden names, mode 600 in a mode-700 folder (an upload may turn out to be
- * someone's cookie file), hashed on the way, and are moved into place only once complete and accepted: a
+ * Files land here first, under hidden names, in a mode-700 folder, mode 600 unless the area's `modeFor` tells
+ * from their first bytes that they cannot be secrets (an upload may turn out to be someone's cookie file),
+ * hashed on the way, and are moved into place only once complete and accepted: a
  * crash or a refusal never leaves a half file anywhere else. Keep it on the file system of its targets so
  * that `moveTo` is a rename.
  */
@@ -95,6 +101,13 @@ export class StagingArea {
     readonly dir: string,
     /** How much of the start of each file is kept in memory (`StagedFile.head`). */
     readonly headBytes: number,
+    /**
+     * The permissions of a new staged file, judged on its first `headBytes` (or the whole file, when
+     * shorter): made with the mode its destination wants, it is moved there without a `chmod`. The folder is
+     * 700, so no staged file is readable by others whatever its mode; a file moved elsewhere with another
+     * mode is changed before its move (`moveTo`). Only asked once the head is complete.
+     */
+    private readonly modeFor: (head: Buffer) => number = () => PRIVATE_MODE,
   ) {}
 
   /**
@@ -112,6 +125,7 @@ export class StagingArea {
     let pending = limits;
     const unwritten: Uint8Array[] = [];
     let unwrittenBytes = 0;
+    let mode = PRIVATE_MODE;
     try {
       for await (const chunk of source) {
         size += chunk.byteLength;
@@ -126,7 +140,11 @@ export class StagingArea {
         unwritten.push(chunk);
         unwrittenBytes += chunk.byteLength;
         if (unwrittenBytes >= WRITE_BATCH_BYTES || unwritten.length >= WRITE_BATCH_CHUNKS) {
-          handle ??= await this.create(path, 0);
+          if (!handle) {
+            // Many tiny chunks may get here before the head is complete: such a file stays private.
+            if (head.complete) mode = this.modeFor(head.bytes());
+            handle = await this.create(path, 0, mode);
+          }
           await handle.writev(unwritten);
           unwritten.length = 0;
           unwrittenBytes = 0;
@@ -136,7 +154,8 @@ export class StagingArea {
         if (unwritten.length > 0) await handle.writev(unwritten);
         await handle.sync();
       } else {
-        handle = await this.create(path, constants.O_DSYNC);
+        mode = this.modeFor(head.bytes());
+        handle = await this.create(path, constants.O_DSYNC, mode);
         if (unwritten.length > 0) await handle.writev(unwritten);
       }
       await handle.close();
@@ -147,16 +166,16 @@ export class StagingArea {
       }
       throw error;
     }
-    return { path, size, sha256: hash.digest('hex'), head: head.bytes() };
+    return { path, size, sha256: hash.digest('hex'), head: head.bytes(), mode };
   }
 
   /** A new staging file; the folder is made on the first upload (or again if removed), not checked each time. */
-  private async create(path: string, flags: number): Promise<FileHandle> {
+  private async create(path: string, flags: number, mode: number): Promise<FileHandle> {
     const how = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | flags;
-    return open(path, how, 0o600).catch(async (error: NodeJS.ErrnoException) => {
+    return open(path, how, mode).catch(async (error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error;
       await mkdir(this.dir, { recursive: true, mode: 0o700 });
-      return open(path, how, 0o600);
+      return open(path, how, mode);
     });
   }
 
@@ -172,10 +191,14 @@ export class StagingArea {
 
   /**
    * Moves a staged file into place with `mode` (see `moveFile`: across file systems, a copy), set before the
-   * move: the file never shows at `target` with other permissions.
+   * move when the file was made with another: it never shows at `target` with other permissions.
    */
-  async moveTo(staged: Pick<StagedFile, 'path'>, target: string, mode = 0o600): Promise<void> {
-    if (mode !== 0o600) await chmod(staged.path, mode);
+  async moveTo(
+    staged: Pick<StagedFile, 'path' | 'mode'>,
+    target: string,
+    mode = PRIVATE_MODE,
+  ): Promise<void> {
+    if (mode !== staged.mode) await chmod(staged.path, mode);
     await moveFile(staged.path, target, mode);
     this.moved.add(staged);
   }

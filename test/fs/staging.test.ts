@@ -89,6 +89,42 @@ describe('StagingArea', () => {
     expect([await modeOf(published), await modeOf(kept)]).toEqual([0o644, 0o600]);
   });
 
+  it('makes a file with the mode its head earns, private when the head is not complete at creation', async () => {
+    const modeOf = async (path: string) => (await stat(path)).mode & 0o777;
+    const asked: string[] = [];
+    const judged = new StagingArea(join(dir.path, 'judged'), 4, (head) => {
+      asked.push(head.toString('latin1'));
+      return head.toString('latin1').startsWith('SECR') ? 0o600 : 0o644;
+    });
+    const plain = await judged.receive(chunks('plain ', 'text'), []);
+    const secret = await judged.receive(chunks('SECRET'), []);
+    const short = await judged.receive(chunks('ab'), []);
+    // Past a write batch: made before its end, its head already complete.
+    const large = await judged.receive(chunks(Buffer.alloc(300 * 1024, 'a')), []);
+    // 64 one-byte chunks make a write batch: with a head larger than that, the file is made before its head
+    // is complete, and stays private whatever `modeFor` would have said.
+    const undecided = new StagingArea(join(dir.path, 'undecided'), 1024, () => 0o644);
+    const tiny = await undecided.receive(chunks(...Array.from({ length: 100 }, () => 'x')), []);
+    expect(asked).toEqual(['plai', 'SECR', 'ab', 'aaaa']);
+    // What a file asked to be 644 is made with here (the umask applies, as to every file made).
+    await writeFile(join(dir.path, 'probe'), '', { mode: 0o644 });
+    const readable = await modeOf(join(dir.path, 'probe'));
+    expect(
+      await Promise.all([plain, secret, short, large, tiny].map((staged) => modeOf(staged.path))),
+    ).toEqual([readable, 0o600, readable, readable, 0o600]);
+    expect([plain.mode, secret.mode, tiny.mode]).toEqual([0o644, 0o600, 0o600]);
+    // Moved where its mode is wanted, it keeps it; moved where another is, it gets that one before the move.
+    const published = join(dir.path, 'published.txt');
+    const kept = join(dir.path, 'kept.txt');
+    const widened = join(dir.path, 'widened.txt');
+    await judged.moveTo(plain, published, 0o644);
+    await judged.moveTo(large, kept, 0o600);
+    await undecided.moveTo(tiny, widened, 0o644);
+    expect([await modeOf(published), await modeOf(kept), await modeOf(widened)]).toEqual([
+      0o644, 0o600, 0o644,
+    ]);
+  });
+
   it('aborts with the first limit that applies to the file, leaving nothing behind', async () => {
     const cookieLike = countingLimit(3, 'COOK');
     const quota = { maxBytes: 6, refuse: () => new Error('quota') };
