@@ -5,8 +5,9 @@ import type { CookieHandoffBody } from './schemas.js';
 
 /**
  * How the drive hands cookie-looking uploads to cookie intake (docs/api-contract.md §7, §8): `app.ts` builds
- * it from `looksLikeNetscapeCookies` and the `CookieVault`; `accept` moves the staged file (made 600, as cookie-like files are) into
- * the user directory and returns the §8 answer. A cookie file never reaches the drive.
+ * it from `looksLikeNetscapeCookies` and the `CookieVault`; `accept` moves the staged file (made 600, as every
+ * file that may be cookies is) into the user directory and returns the §8 answer. A cookie file never
+ * reaches the drive.
  */
 export interface CookieHandoff {
   looksLikeCookies(head: Uint8Array): boolean;

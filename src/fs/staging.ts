@@ -82,9 +82,8 @@ class HeadBytes {
 /**
  * Files land here first, under hidden names, in a mode-700 folder, mode 600 unless the area's `modeFor` tells
  * from their first bytes that they cannot be secrets (an upload may turn out to be someone's cookie file),
- * hashed on the way, and are moved into place only once complete and accepted: a
- * crash or a refusal never leaves a half file anywhere else. Keep it on the file system of its targets so
- * that `moveTo` is a rename.
+ * hashed on the way, and are moved into place only once complete and accepted: a crash or a refusal never
+ * leaves a half file anywhere else. Keep it on the file system of its targets so that `moveTo` is a rename.
  */
 export class StagingArea {
   private lastSweep = 0;
