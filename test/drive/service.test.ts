@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { collect, once_ } from './helpers.js';
@@ -56,6 +56,37 @@ describe('drive service', () => {
     expect(pins).toContain(last.rootCid);
     expect(pins).not.toContain(result.rootCid);
     expect(pins).toContain(result.entry.ipfs_link.split('/')[0]);
+  });
+
+  it('stages what may be cookies private from creation and the rest readable, as drive files are', async () => {
+    const modeOf = async (path: string) => (await stat(path)).mode & 0o777;
+    const cookies = await fx.drive.staging.receive(
+      once_(Buffer.from('# Netscape HTTP Cookie File\n.example.org\tTRUE\t/\tTRUE\t0\tsid\tsecret\n')),
+      [],
+    );
+    const mentionsCookies = await fx.drive.staging.receive(
+      once_(Buffer.from('notes about a Cookie jar')),
+      [],
+    );
+    const photo = await fx.drive.staging.receive(once_(Buffer.alloc(1000, 0xab)), []);
+    expect([cookies.mode, mentionsCookies.mode, photo.mode]).toEqual([0o600, 0o600, 0o644]);
+    expect(await Promise.all([cookies, mentionsCookies].map((staged) => modeOf(staged.path)))).toEqual([
+      0o600, 0o600,
+    ]);
+    await Promise.all([cookies, mentionsCookies, photo].map((staged) => fx.drive.staging.discard(staged)));
+    // In the drive, a file staged either way is readable: published content (made 644 under the umask, as
+    // every file the station makes; changed to 644 when it was staged private).
+    await writeFile(join(fx.root, 'probe'), '', { mode: 0o644 });
+    const readable = await modeOf(join(fx.root, 'probe'));
+    const alice = fx.user('alice@example.org');
+    const staged = await fx.addText(alice, 'jar.txt', 'a Cookie recipe');
+    const plain = await fx.addText(alice, 'plain.txt', 'plain text');
+    const driveDir = fx.drive.driveDir(alice);
+    expect(
+      await Promise.all(
+        [staged, plain].map((result) => modeOf(join(driveDir, result.entry.category, result.entry.name))),
+      ),
+    ).toEqual([0o644, readable]);
   });
 
   it('keeps Unicode names, strips paths and leading dots, and numbers collisions', async () => {
