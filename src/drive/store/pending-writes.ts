@@ -1,5 +1,3 @@
-import { CommitPacing } from '../../state/commit-pacing.js';
-
 /** Blocks by key, and pins by key: a date to pin, null to unpin. */
 export interface WriteBatch {
   readonly blocks: Map<string, Buffer>;
@@ -22,14 +20,20 @@ export interface BatchTarget {
  * calls once before its log line) and then written in one transaction with one flush. Each LMDB transaction
  * costs the write thread's wake-ups, its pages and its flush whatever it holds: a lone upload made seven of
  * them (its leaf, its wrapper, its pins, its tree, its unpin, each committed as it came), and now makes one;
- * uploads that publish together share one. Writes nobody commits (an unpin after a publication) are committed
- * after `idleCommitMs`, which also bounds what the buffer holds. Until committed, writes are seen by this
- * process only (reads ask `block` and `pin` first); other processes see them once committed.
+ * uploads that publish together share one. Transactions are written one at a time, and every commit asked for
+ * while one is written joins the next (a group commit): under load they hold as many publications as came
+ * during the previous one, and a lone publication starts its own at once (docs/decisions.md, "Group commits
+ * in the content store"). Writes nobody commits (an unpin after a publication) are committed after
+ * `idleCommitMs`, which also bounds what the buffer holds. Until committed, writes are seen by this process
+ * only (reads ask `block` and `pin` first); other processes see them once committed.
  */
 export class PendingWrites {
   private open = emptyBatch();
   private committing: WriteBatch | null = null;
+  /** The transaction being written or last written: the next one starts when it ends. */
   private queue: Promise<void> = Promise.resolve();
+  /** The next transaction, not started yet: commits asked for now are written by it. */
+  private forming: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
   /** Transactions written so far: what a publication costs, counted by the tests. */
@@ -38,8 +42,6 @@ export class PendingWrites {
   constructor(
     private readonly target: BatchTarget,
     private readonly idleCommitMs = 50,
-    /** While commits overlap, transactions start at most this often (CommitPacing): more share each. */
-    private readonly pacing = new CommitPacing(),
   ) {}
 
   block(key: string): Buffer | undefined {
@@ -70,21 +72,14 @@ export class PendingWrites {
   }
 
   /**
-   * Resolves once everything written before the call is committed and flushed. Transactions are written one
-   * at a time, and while commits overlap one per pacing gap: calls that come meanwhile share the next. A
-   * failed transaction's writes go back in the buffer, so the next commit tries them again and no later
-   * caller is told they are durable when they are not.
+   * Resolves once everything written before the call is committed and flushed: by the next transaction to
+   * start, which every call made meanwhile shares. A failed transaction's writes go back in the buffer, so the
+   * next commit tries them again and no later caller is told they are durable when they are not.
    */
   commit(): Promise<void> {
-    // Only the transactions wait in line: the flush of one overlaps the writing of the next.
-    const leave = this.pacing.arrive();
-    const step = this.queue.then(async () => {
-      if (this.open.blocks.size > 0 || this.open.pins.size > 0) await this.pacing.turn();
-      await this.writeOpen();
-    });
-    this.queue = step.catch(() => undefined);
-    void step.then(leave, leave);
-    return step.then(() => this.target.flushed());
+    this.forming ??= this.nextTransaction();
+    // The flush of one transaction overlaps the writing of the next.
+    return this.forming.then(() => this.target.flushed());
   }
 
   /** Commits what is left and stops the timer: before the database closes. */
@@ -93,6 +88,16 @@ export class PendingWrites {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.commit();
+  }
+
+  private nextTransaction(): Promise<void> {
+    const transaction = this.queue.then(() => {
+      // Started: what is written from now on waits for the transaction after this one.
+      this.forming = null;
+      return this.writeOpen();
+    });
+    this.queue = transaction.catch(() => undefined);
+    return transaction;
   }
 
   private async writeOpen(): Promise<void> {

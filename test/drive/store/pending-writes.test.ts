@@ -1,7 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
 import { PendingWrites, type WriteBatch } from '../../../src/drive/store/pending-writes.js';
-import { CommitPacing } from '../../../src/state/commit-pacing.js';
-import { pacingClock } from '../../helpers/pacing-clock.js';
 
 /** A database that records the batches it is given, and fails the ones it is told to. */
 function recordingTarget() {
@@ -79,34 +77,37 @@ describe('pending writes', () => {
     expect(pending.commits).toBe(2);
   });
 
-  it('while publications overlap, starts a transaction once per pacing gap: those that come meanwhile share it', async () => {
+  it('writes one transaction at a time: the commits asked for during one share the next, a lone one starts at once', async () => {
     const db = recordingTarget();
-    const time = pacingClock();
-    const pending = new PendingWrites(db.target, 60_000, new CommitPacing(10, time.clock));
-    const writing = db.nextWrite();
-    pending.putBlock('a', bytes('a'));
-    const first = pending.commit();
-    await writing;
-    // B commits while A's transaction is written: B's waits out the gap, and C and D, coming meanwhile, join it.
-    pending.putBlock('b', bytes('b'));
-    const second = pending.commit();
-    await first;
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(time.sleeps.map((sleep) => sleep.ms)).toEqual([10]);
-    const others = ['c', 'd'].map((key) => {
+    const pending = new PendingWrites(db.target, 60_000);
+    const commitWith = (key: string) => {
       pending.putBlock(key, bytes(key));
       return pending.commit();
-    });
-    time.wakeFirst();
-    await Promise.all([second, ...others]);
-    expect(db.written.map((batch) => [...batch.blocks.keys()])).toEqual([['a'], ['b', 'c', 'd']]);
-    // One publication after another (each once the previous is durable) is never delayed.
-    for (const key of ['e', 'f']) {
-      pending.putBlock(key, bytes(key));
-      await pending.commit();
-    }
-    expect(time.sleeps).toEqual([]);
+    };
+    let writing = db.nextWrite();
+    const first = commitWith('a');
+    await writing;
+    // B and C come while A's transaction is written: they share the next one.
+    writing = db.nextWrite();
+    const second = [commitWith('b'), commitWith('c')];
+    await writing;
+    // An import puts its leaf while that one is written, and commits later: nobody waits for it meanwhile, so
+    // no transaction is started for it (a commit already served must not start one of its own).
+    pending.putBlock('x', bytes('x'));
+    await Promise.all([first, ...second]);
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(db.written.map((batch) => [...batch.blocks.keys()])).toEqual([['a'], ['b', 'c']]);
+    // One publication after another (each once the previous is durable): one transaction each, no waiting.
+    for (const key of ['d', 'e']) await commitWith(key);
+    expect(db.written.map((batch) => [...batch.blocks.keys()])).toEqual([
+      ['a'],
+      ['b', 'c'],
+      ['x', 'd'],
+      ['e'],
+    ]);
     expect(pending.commits).toBe(4);
+    expect(db.flushes).toBe(5);
   });
 
   it('keeps a failed transaction’s writes, so no later commit says they are durable before they are', async () => {
