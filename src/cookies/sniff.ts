@@ -25,7 +25,23 @@ function flagBetweenTabs(bytes: Uint8Array, tab: number): boolean {
   );
 }
 
+/**
+ * Verdicts by the bytes object they were given for. An upload's head is asked twice (its staged mode, then the
+ * cookie test of its route), and a scan of 64 KiB costs about 50 µs of the event loop; a head is never changed
+ * once read (fs/staging.ts makes a new object when it grows), so the first answer stands.
+ */
+const verdicts = new WeakMap<Uint8Array, boolean>();
+
 export function mayHoldCookieText(bytes: Uint8Array): boolean {
+  let verdict = verdicts.get(bytes);
+  if (verdict === undefined) {
+    verdict = scan(bytes);
+    verdicts.set(bytes, verdict);
+  }
+  return verdict;
+}
+
+function scan(bytes: Uint8Array): boolean {
   const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (let at = view.indexOf(TAB); at !== -1; at = view.indexOf(TAB, at + 1))
     if (flagBetweenTabs(view, at)) return true;

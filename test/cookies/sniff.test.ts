@@ -64,4 +64,14 @@ describe('mayHoldCookieText', () => {
     expect(mayHoldCookieText(inside.subarray(2, 9))).toBe(true);
     expect(mayHoldCookieText(inside.subarray(2, 8))).toBe(false);
   });
+
+  it('judges one head once: asked again (its staged mode, then its route’s cookie test), it answers from memory', () => {
+    const head = Buffer.from(randomBytes(64 * 1024).map((b) => (b === 9 || (b | 0x20) === 0x63 ? 0 : b)));
+    expect(mayHoldCookieText(head)).toBe(false);
+    // Written over after the first look (which no caller does): the second answer shows no second scan.
+    head.write('# Netscape HTTP Cookie File\n', 0, 'latin1');
+    expect(mayHoldCookieText(head)).toBe(false);
+    // The same bytes in another object are looked at afresh.
+    expect(mayHoldCookieText(Buffer.from(head))).toBe(true);
+  });
 });

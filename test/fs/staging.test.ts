@@ -92,7 +92,9 @@ describe('StagingArea', () => {
   it('makes a file with the mode its head earns, private when the head is not complete at creation', async () => {
     const modeOf = async (path: string) => (await stat(path)).mode & 0o777;
     const asked: string[] = [];
+    const heads: Buffer[] = [];
     const judged = new StagingArea(join(dir.path, 'judged'), 4, (head) => {
+      heads.push(head);
       asked.push(head.toString('latin1'));
       return head.toString('latin1').startsWith('SECR') ? 0o600 : 0o644;
     });
@@ -106,6 +108,13 @@ describe('StagingArea', () => {
     const undecided = new StagingArea(join(dir.path, 'undecided'), 1024, () => 0o644);
     const tiny = await undecided.receive(chunks(...Array.from({ length: 100 }, () => 'x')), []);
     expect(asked).toEqual(['plai', 'SECR', 'ab', 'aaaa']);
+    // The head judged is the one the staged file carries: what judged it (cookies/sniff.ts) remembers it.
+    expect(heads.map((head, i) => head === [plain, secret, short, large][i]!.head)).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
     // What a file asked to be 644 is made with here (the umask applies, as to every file made).
     await writeFile(join(dir.path, 'probe'), '', { mode: 0o644 });
     const readable = await modeOf(join(dir.path, 'probe'));
