@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,12 +43,14 @@ export async function startBenchStation(
 }
 
 /**
- * `BENCH_SERVER=process`: the station as operators run it, a process of its own (src/main.ts, logging at
- * `info`), so that autocannon no longer shares its event loop; the other figures keep the in-process station.
+ * `BENCH_SERVER=process`: the station as operators run it, a process of its own (`node dist/src/main.js`,
+ * as `npm start` runs it, built first when a source is newer; logging at `info`), so that autocannon no
+ * longer shares its event loop; the other figures keep the in-process station.
  */
 async function inOwnProcess(env: Record<string, string>, home: string, squid: FakeSquid) {
   const { OVERLOAD_MAX_EVENT_LOOP_DELAY: _inProcessOnly, ...own } = env;
-  const service = startService({ ...own, LOG_LEVEL: 'info', LOG_FORMAT: 'json' });
+  buildIfStale();
+  const service = startService({ ...own, LOG_LEVEL: 'info', LOG_FORMAT: 'json' }, { built: true });
   const url = await service.listening;
   return {
     url,
@@ -60,4 +63,12 @@ async function inOwnProcess(env: Record<string, string>, home: string, squid: Fa
       await removeBenchFiles(home);
     },
   };
+}
+
+/** `npm start`'s own step (scripts/build.mjs --if-stale): a second when nothing changed since the last build. */
+function buildIfStale(): void {
+  const script = join(import.meta.dirname, '..', 'scripts', 'build.mjs');
+  // Its messages go to stderr: a benchmark's stdout is its JSON lines.
+  const build = spawnSync(process.execPath, [script, '--if-stale'], { stdio: ['ignore', 2, 2] });
+  if (build.status !== 0) throw new Error(`the build failed (${build.status ?? build.signal})`);
 }

@@ -15,10 +15,14 @@ export interface ServiceProcess {
 
 /**
  * The real service (`src/main.ts`) as a child process with only the given environment, its event-loop guard
- * off unless `env` sets it (see test/helpers/app.ts: another test file may have the CPU).
+ * off unless `env` sets it (see test/helpers/app.ts: another test file may have the CPU). `built`: the
+ * compiled `dist/src/main.js` that `npm start` runs (the caller builds it first), instead of the sources.
  */
-export function startService(env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts')], {
+export function startService(env: Record<string, string>, options: { built?: boolean } = {}): ServiceProcess {
+  const entry = options.built
+    ? [join(ROOT, 'dist', 'src', 'main.js')]
+    : ['--import', 'tsx', join(ROOT, 'src', 'main.ts')];
+  const child = spawn(process.execPath, entry, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', OVERLOAD_MAX_EVENT_LOOP_DELAY: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
