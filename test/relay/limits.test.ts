@@ -31,8 +31,10 @@ describe('embedded relay: every advertised limit holds', () => {
   it('applies default_limit and max_limit to REQs', async () => {
     const client = await start({ defaultLimit: 5, maxLimit: 8 });
     const key = newKey();
+    // One clock reading for all: a second passing mid-loop would give two notes the same time.
+    const at = now();
     const notes = Array.from({ length: 12 }, (_, i) =>
-      signEvent(key, { kind: 1, content: `n${i}`, created_at: now() - i }),
+      signEvent(key, { kind: 1, content: `n${i}`, created_at: at - i }),
     );
     await publishAll(client, notes);
     client.send('REQ', 'default', { kinds: [1] });
