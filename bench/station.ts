@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -27,8 +27,17 @@ export async function startBenchStation(
     OVERLOAD_MAX_EVENT_LOOP_DELAY: '0',
     ...(process.env.BENCH_ENV_JSON && JSON.parse(process.env.BENCH_ENV_JSON)),
   };
-  if (process.env.BENCH_SERVER === 'process') return inOwnProcess(env, home, squid);
-  const station = await startStation(await loadConfig(env), pino({ level: 'warn' }));
+  // A station that does not start leaves no temp directory or indexer behind (a handful of files: their
+  // removal is not noted for bench/fresh-inodes.ts).
+  const abandon = async (error: unknown): Promise<never> => {
+    await squid.close();
+    await rm(home, { recursive: true, force: true });
+    throw error;
+  };
+  if (process.env.BENCH_SERVER === 'process') return inOwnProcess(env, home, squid).catch(abandon);
+  const station = await loadConfig(env)
+    .then((config) => startStation(config, pino({ level: 'warn' })))
+    .catch(abandon);
   return {
     url: station.url,
     home,
@@ -51,7 +60,11 @@ async function inOwnProcess(env: Record<string, string>, home: string, squid: Fa
   const { OVERLOAD_MAX_EVENT_LOOP_DELAY: _inProcessOnly, ...own } = env;
   buildIfStale();
   const service = startService({ ...own, LOG_LEVEL: 'info', LOG_FORMAT: 'json' }, { built: true });
-  const url = await service.listening;
+  const url = await service.listening.catch(async (error: unknown) => {
+    service.child.kill('SIGTERM');
+    await service.exited;
+    throw error;
+  });
   return {
     url,
     home,
