@@ -1,23 +1,20 @@
 /**
- * Relay-layer benchmarks (issue: a station restarts in seconds after months of events). Run after a build:
- * `npm run build && npm run bench:relay`. Prints, for 10,000 and 200,000 stored events: start-up time of the
+ * Relay-layer benchmarks (issue: a station restarts in seconds after months of events):
+ * `npm run bench:relay` (the service is built first when a source is newer). Prints, for 10,000 and 200,000 stored events: start-up time of the
  * whole service to a healthy /health, the signature checks start-up ran, /health throughput in the same run,
  * and REQ latency for 500 events; then the events per second the bot ingests with verification.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import type { Filter } from 'nostr-tools';
 import WebSocket from 'ws';
 import { openLmdbEventStore } from '../src/relay/store/lmdb-event-store.js';
 import { benchEvents, fillStore } from './relay-events.js';
 import { benchIngest } from './relay-ingest.js';
-import { freePort } from '../test/e2e/service-process.js';
-
-const ROOT = join(import.meta.dirname, '..');
+import { buildIfStale } from './station.js';
+import { freePort, startService, type ServiceProcess } from '../test/e2e/service-process.js';
 
 /** REQ → EOSE on a bare WebSocket: the relay's own latency (a nostr-tools client would add its verification). */
 async function reqLatency(
@@ -53,7 +50,7 @@ async function reqLatency(
 }
 
 interface Started {
-  child: ChildProcess;
+  service: ServiceProcess;
   url: string;
   /** Spawn to the "listening" log line, and to a /health answering `ok` (relay connected, store fine). */
   listeningMs: number;
@@ -61,12 +58,12 @@ interface Started {
   checks: number;
 }
 
-/** Spawns the built service on `home` and waits until /health says ok. */
-async function startService(home: string, relayPort: number, maxEvents: number): Promise<Started> {
+/** Starts the built service on `home` (built first when stale) and waits until /health says ok. */
+async function startBuilt(home: string, relayPort: number, maxEvents: number): Promise<Started> {
+  buildIfStale();
   const started = performance.now();
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'src', 'main.js')], {
-    env: {
-      PATH: process.env.PATH ?? '',
+  const service = startService(
+    {
       HOME: home,
       HOST: '127.0.0.1',
       PORT: '0',
@@ -75,26 +72,22 @@ async function startService(home: string, relayPort: number, maxEvents: number):
       IPFS_GATEWAY: 'http://127.0.0.1:0',
       RATE_LIMIT_MAX: '1000000',
       RELAY_MAX_EVENTS: String(maxEvents),
+      // The station's own default (startService turns the guard off for tests): measured as operators run it.
+      OVERLOAD_MAX_EVENT_LOOP_DELAY: '1000',
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const entry = JSON.parse(line) as { msg?: string; url?: string };
-      if (entry.msg === 'station service listening' && entry.url) resolve(entry.url);
-    });
-    child.once('exit', (code) => reject(new Error(`service exited ${code}`)));
-  });
+    { built: true },
+  );
+  const url = await service.listening;
   const listeningMs = performance.now() - started;
   let health: { status?: string; nostr_verification?: { checks: number } } = {};
   while (health.status !== 'ok') health = (await (await fetch(`${url}/health`)).json()) as typeof health;
   const healthyMs = performance.now() - started;
-  return { child, url, listeningMs, healthyMs, checks: health.nostr_verification?.checks ?? -1 };
+  return { service, url, listeningMs, healthyMs, checks: health.nostr_verification?.checks ?? -1 };
 }
 
-async function stop(child: ChildProcess): Promise<void> {
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child.once('exit', resolve));
+async function stop(service: ServiceProcess): Promise<void> {
+  service.child.kill('SIGTERM');
+  await service.exited;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -113,9 +106,9 @@ async function startupRun(count: number) {
   const starts: Started[] = [];
   try {
     for (let i = 0; i < 3; i++) {
-      const started = await startService(home, relayPort, count * 2);
+      const started = await startBuilt(home, relayPort, count * 2);
       starts.push(started);
-      if (i < 2) await stop(started.child);
+      if (i < 2) await stop(started.service);
     }
     const last = starts.at(-1)!;
     const load = await autocannon({ url: `${last.url}/health`, connections: 20, duration: 5 });
@@ -135,7 +128,7 @@ async function startupRun(count: number) {
       req_events: kinds.events,
     };
   } finally {
-    if (starts.at(-1)?.child.exitCode === null) await stop(starts.at(-1)!.child);
+    if (starts.at(-1)?.service.child.exitCode === null) await stop(starts.at(-1)!.service);
     await rm(home, { recursive: true, force: true });
   }
 }

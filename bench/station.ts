@@ -79,7 +79,7 @@ async function inOwnProcess(env: Record<string, string>, home: string, squid: Fa
 }
 
 /** `npm start`'s own step (scripts/build.mjs --if-stale): a second when nothing changed since the last build. */
-function buildIfStale(): void {
+export function buildIfStale(): void {
   const script = join(import.meta.dirname, '..', 'scripts', 'build.mjs');
   // Its messages go to stderr: a benchmark's stdout is its JSON lines.
   const build = spawnSync(process.execPath, [script, '--if-stale'], { stdio: ['ignore', 2, 2] });
