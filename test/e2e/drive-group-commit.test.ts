@@ -20,10 +20,11 @@ interface Acknowledged {
 }
 
 /** A drive writer process (drive-writer.ts): its acknowledged uploads as they come, and how it ended. */
-function writer(root: string, count: number, size: number, prefix: string) {
+/** `hold`: the writer's last upload never ends (see drive-writer.ts), so the burst is always unfinished. */
+function writer(root: string, count: number, size: number, prefix: string, hold = false) {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', WRITER, root, EMAIL, String(count), String(size), prefix],
+    ['--import', 'tsx', WRITER, root, EMAIL, String(count), String(size), prefix, ...(hold ? ['hold'] : [])],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const acknowledged: Acknowledged[] = [];
@@ -100,7 +101,7 @@ describe('group commits across processes', () => {
   it('loses no acknowledged upload to a SIGKILL in the middle of a burst, and lists nothing without content', async () => {
     const dir = await tempDir('group-commit-kill-');
     dirs.push(dir);
-    const burst = writer(dir.path, 400, 16 * 1024, 'k');
+    const burst = writer(dir.path, 400, 16 * 1024, 'k', true);
     children.push(burst.child);
     await burst.atLeast(60);
     burst.child.kill('SIGKILL');
