@@ -6,13 +6,15 @@
  * `SCALING_CONCURRENCY=50` sends the measured uploads 50 at a time, as a busy station receives them: they
  * share a group commit (one log line and flush, one new root), and the wall times are then per wave.
  * `SCALING_USERS=50` spreads the measured uploads over that many users' drives (nothing shared but the store's
- * flush). `SCALING_CATEGORIES=1` puts every file in one category folder. `main_ms_per_upload` is the
+ * flush); `SCALING_FILL=each` fills every one of their drives to the size measured (by default only the first
+ * user's). `SCALING_CATEGORIES=1` puts every file in one category folder. `main_ms_per_upload` is the
  * event loop's busy time per upload: what bounds a station's throughput; `lmdb_commits_per_upload` the content
- * store's transactions per upload (src/drive/store/pending-writes.ts). The drive lock is leased as the station
- * leases it (STATION_LEASE). `BENCH_CPU_PROFILE=<dir>` profiles each measured window (bench/profile.ts).
+ * store's transactions per upload (src/drive/store/pending-writes.ts); `store_kib_per_upload` how much the
+ * store's files grew per upload: the file and every superseded folder, manifest leaf and root. The drive lock
+ * is leased as the station leases it (STATION_LEASE). `BENCH_CPU_PROFILE=<dir>` profiles each measured window (bench/profile.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { UserRecord } from '../src/identity/user-files.js';
@@ -27,6 +29,8 @@ const CONCURRENCY = Number(process.env.SCALING_CONCURRENCY ?? 1);
 /** One extension per category; `SCALING_CATEGORIES=1` puts every file in Images (a HAMT shard past ~5,300). */
 const EXTENSIONS = ['jpg', 'mp3', 'mp4', 'pdf'].slice(0, Number(process.env.SCALING_CATEGORIES ?? 4));
 const USERS = Number(process.env.SCALING_USERS ?? 1);
+const FILL_EACH = process.env.SCALING_FILL === 'each';
+const filled = new Map<UserRecord, number>();
 /**
  * Uploads sent first, unmeasured, to a drive of their own (`SCALING_WARMUP`; none before 2026-11-26): the
  * first window would otherwise also measure V8 compiling the upload path, as in bench/run.ts.
@@ -70,8 +74,17 @@ try {
     );
   for (const target of SIZES) {
     // Filled 50 at a time (group commits), with small files: only the count matters here.
-    while (files < target)
-      await Promise.all(Array.from({ length: Math.min(50, target - files) }, () => add(16, users[0])));
+    // `SCALING_FILL=each`: every user's drive holds `target` files, not the first user's alone.
+    for (const user of FILL_EACH ? users : users.slice(0, 1)) {
+      let held = FILL_EACH ? (filled.get(user) ?? 0) : files;
+      while (held < target) {
+        const batch = Math.min(50, target - held);
+        await Promise.all(Array.from({ length: batch }, () => add(16, user)));
+        held += batch;
+      }
+      filled.set(user, held);
+    }
+    const storeBefore = await bytesUnder(join(root, 'ipfs'));
     const walls: number[] = [];
     const commitsBefore = store.commits;
     const cpuBefore = process.cpuUsage();
@@ -87,6 +100,8 @@ try {
     });
     const cpu = process.cpuUsage(cpuBefore);
     const loop = performance.eventLoopUtilization(loopBefore);
+    await store.flush();
+    const storeGrowth = (await bytesUnder(join(root, 'ipfs'))) - storeBefore;
     walls.sort((a, b) => a - b);
     console.log(
       JSON.stringify({
@@ -97,6 +112,7 @@ try {
         user_ms: Math.round((cpu.user / 1000 / MEASURED) * 10) / 10,
         main_ms_per_upload: Math.round((loop.active / MEASURED) * 100) / 100,
         lmdb_commits_per_upload: Math.round(((store.commits - commitsBefore) / MEASURED) * 100) / 100,
+        store_kib_per_upload: Math.round(storeGrowth / 1024 / MEASURED),
         users: USERS,
         wall_p50_ms: Math.round(walls[Math.floor(walls.length / 2)]!),
         wall_p99_ms: Math.round(walls[Math.min(walls.length - 1, Math.floor(walls.length * 0.99))]!),
@@ -107,4 +123,15 @@ try {
   await drive.drain();
   await store.close();
   await removeBenchFiles(root);
+}
+
+/** Bytes of the files under `dir` (LMDB's data file grows with the pages it has written). */
+async function bytesUnder(dir: string): Promise<number> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  const sizes = await Promise.all(
+    entries
+      .filter((e) => e.isFile())
+      .map((e) => stat(join(e.parentPath ?? e.path, e.name)).then((s) => s.size)),
+  );
+  return sizes.reduce((sum, size) => sum + size, 0);
 }

@@ -1,6 +1,7 @@
 /**
  * `BENCH_CPU_PROFILE=<dir>`: writes a V8 CPU profile (`<dir>/<scenario>.cpuprofile`, open it in Chrome's
- * DevTools) of each scenario's measured window only, without the set-up (users, signed tokens) around it.
+ * DevTools) of each scenario's measured window only, without the set-up (users, signed tokens) around it,
+ * sampled every `BENCH_PROFILE_US` microseconds (1,000 by default).
  * `BENCH_HEAP_PROFILE=<dir>`: a sampling profile of what the window allocated on V8's heap, garbage included
  * (`<dir>/<scenario>.heapprofile`, DevTools' "Allocation sampling"): what makes the collector run. Both see
  * this process only: the station's own allocations when it runs here (not with BENCH_SERVER=process).
@@ -20,6 +21,9 @@ export async function profiled<T>(name: string, measure: () => Promise<T>): Prom
   session.connect();
   if (cpuDir) {
     await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', {
+      interval: Number(process.env.BENCH_PROFILE_US ?? 1000),
+    });
     await session.post('Profiler.start');
   }
   if (heapDir) {
