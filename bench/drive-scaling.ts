@@ -11,7 +11,8 @@
  * event loop's busy time per upload: what bounds a station's throughput; `lmdb_commits_per_upload` the content
  * store's transactions per upload (src/drive/store/pending-writes.ts); `store_kib_per_upload` how much the
  * store's files grew per upload: the file and every superseded folder, manifest leaf and root. The drive lock
- * is leased as the station leases it (STATION_LEASE). `BENCH_CPU_PROFILE=<dir>` profiles each measured window (bench/profile.ts).
+ * is leased as the station leases it (STATION_LEASE). `BENCH_CPU_PROFILE=<dir>` profiles each measured
+ * window (bench/profile.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, stat } from 'node:fs/promises';
@@ -30,7 +31,6 @@ const CONCURRENCY = Number(process.env.SCALING_CONCURRENCY ?? 1);
 const EXTENSIONS = ['jpg', 'mp3', 'mp4', 'pdf'].slice(0, Number(process.env.SCALING_CATEGORIES ?? 4));
 const USERS = Number(process.env.SCALING_USERS ?? 1);
 const FILL_EACH = process.env.SCALING_FILL === 'each';
-const filled = new Map<UserRecord, number>();
 /**
  * Uploads sent first, unmeasured, to a drive of their own (`SCALING_WARMUP`; none before 2026-11-26): the
  * first window would otherwise also measure V8 compiling the upload path, as in bench/run.ts.
@@ -53,8 +53,11 @@ const users: UserRecord[] = Array.from({ length: USERS }, (_, n) => ({
 }));
 
 let files = 0;
-const add = (size: number, user = users[files % USERS]!) =>
-  drive.addStream(
+/** Files each measured user's drive holds. */
+const held = new Map<UserRecord, number>();
+const add = (size: number, user = users[files % USERS]!) => {
+  held.set(user, (held.get(user) ?? 0) + 1);
+  return drive.addStream(
     user,
     `file-${String(files++).padStart(6, '0')}.${EXTENSIONS[files % EXTENSIONS.length]}`,
     bytes(size),
@@ -62,6 +65,7 @@ const add = (size: number, user = users[files % USERS]!) =>
       kind: 'cli',
     },
   );
+};
 
 const warmupUser: UserRecord = { ...users[0]!, email: 'bench-warmup@example.org', hex: 'f'.repeat(64) };
 
@@ -73,17 +77,13 @@ try {
       ),
     );
   for (const target of SIZES) {
-    // Filled 50 at a time (group commits), with small files: only the count matters here.
-    // `SCALING_FILL=each`: every user's drive holds `target` files, not the first user's alone.
-    for (const user of FILL_EACH ? users : users.slice(0, 1)) {
-      let held = FILL_EACH ? (filled.get(user) ?? 0) : files;
-      while (held < target) {
-        const batch = Math.min(50, target - held);
-        await Promise.all(Array.from({ length: batch }, () => add(16, user)));
-        held += batch;
-      }
-      filled.set(user, held);
-    }
+    // Filled 50 at a time (group commits), with small files: only the count matters here. Every user's
+    // drive with `SCALING_FILL=each`, else the first user's.
+    for (const user of FILL_EACH ? users : users.slice(0, 1))
+      while ((held.get(user) ?? 0) < target)
+        await Promise.all(
+          Array.from({ length: Math.min(50, target - held.get(user)!) }, () => add(16, user)),
+        );
     const storeBefore = await bytesUnder(join(root, 'ipfs'));
     const walls: number[] = [];
     const commitsBefore = store.commits;
@@ -129,9 +129,7 @@ try {
 async function bytesUnder(dir: string): Promise<number> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
   const sizes = await Promise.all(
-    entries
-      .filter((e) => e.isFile())
-      .map((e) => stat(join(e.parentPath ?? e.path, e.name)).then((s) => s.size)),
+    entries.filter((e) => e.isFile()).map((e) => stat(join(e.parentPath, e.name)).then((s) => s.size)),
   );
   return sizes.reduce((sum, size) => sum + size, 0);
 }
