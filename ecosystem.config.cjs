@@ -21,7 +21,11 @@ module.exports = {
       // The service stops in order on SIGTERM (HTTP, streams, relay) within 10 s; PM2 waits that long.
       kill_timeout: 12000,
       listen_timeout: 15000,
-      max_memory_restart: '1G',
+      // No max_memory_restart: PM2 measures the resident set, which counts the pages of the LMDB stores the
+      // station maps, file pages the kernel drops whenever it needs the room (a long soak: 2.4 GB resident,
+      // 1.96 GB of it file-backed), so at 1G it would restart a healthy station about every 25 minutes. The
+      // station stops itself instead (exit code 75) when its heap and anonymous memory stay over
+      // MEMORY_LIMIT_MB (default 1024), and autorestart below starts it again (README, "Running a station").
       autorestart: true,
       exp_backoff_restart_delay: 500,
       max_restarts: 50,

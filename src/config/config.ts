@@ -86,6 +86,11 @@ export interface Config {
   overload: { maxEventLoopDelayMs: number; maxRssBytes: number };
   /** DISK_MIN_FREE_MB: `/health` is degraded under this much free space on DATA_ROOT's file system. */
   diskMinFreeBytes: number;
+  /**
+   * MEMORY_LIMIT_MB: heap and anonymous memory (never mapped file pages) past which the station stops itself,
+   * to be restarted by PM2 (src/process/memory-watchdog.ts); 0 = never.
+   */
+  memoryLimitBytes: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** `auto`: pretty lines when stdout is a terminal, JSON otherwise. */
   logFormat: 'auto' | 'pretty' | 'json';
@@ -157,6 +162,7 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
       maxRssBytes: integer(env, 'OVERLOAD_MAX_RSS_MB', 0, 0, 1_000_000) * 1024 * 1024,
     },
     diskMinFreeBytes: integer(env, 'DISK_MIN_FREE_MB', 256, 0, 100_000_000) * 1024 * 1024,
+    memoryLimitBytes: integer(env, 'MEMORY_LIMIT_MB', 1024, 0, 1_000_000) * 1024 * 1024,
     logLevel: oneOf(
       env,
       'LOG_LEVEL',

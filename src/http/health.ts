@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { localTimestamp, unixSeconds } from '../clock.js';
 import { diskSpace } from '../fs/disk-space.js';
+import { mappedBytes, megabytes, readMemory } from '../process/memory.js';
 import { recentAnswer } from './recent-answer.js';
 import type { StationApp } from './station-app.js';
 import { verificationStats, verifierBackend } from '../nostr/verify.js';
@@ -37,6 +38,30 @@ const Health = Type.Object({
     ],
     { description: 'Read at most every 2 s; null when DATA_ROOT cannot be measured' },
   ),
+  memory: Type.Union(
+    [
+      Type.Object({
+        heap_used_mb: Type.Integer({ description: 'V8 heap in use' }),
+        heap_total_mb: Type.Integer({ description: 'V8 heap allocated' }),
+        rss_mb: Type.Integer({
+          description: 'resident set, about anonymous_mb + file_backed_mb: what PM2 and top show',
+        }),
+        anonymous_mb: Type.Union([Type.Integer(), Type.Null()], {
+          description:
+            'resident memory only this process can free (heap, Buffers, native allocations); with its pages swapped out, what MEMORY_LIMIT_MB is held against; null where /proc/self/status is missing',
+        }),
+        file_backed_mb: Type.Union([Type.Integer(), Type.Null()], {
+          description:
+            'resident pages of mapped files (the LMDB stores, tmpfs files included), which the kernel reclaims at will: never counted against MEMORY_LIMIT_MB; null where /proc/self/status is missing',
+        }),
+      }),
+      Type.Null(),
+    ],
+    {
+      description:
+        'Read at most every second, MB of 1024 × 1024; null when the process cannot read its memory',
+    },
+  ),
   nostr_verification: Type.Object(
     { backend: Type.String(), checks: Type.Integer(), cache_hits: Type.Integer() },
     {
@@ -58,11 +83,16 @@ export async function healthRoutes(app: StationApp): Promise<void> {
   const { dataRoot, diskMinFreeBytes } = app.config;
   const disk = recentAnswer(() => diskSpace(dataRoot, diskMinFreeBytes), 2_000, now);
   const storeHealth = recentAnswer(() => app.contentStore.health(), 1_000, now);
+  const memory = recentAnswer(() => readMemory(), 1_000, now);
   app.get(
     '/health',
     { schema: { summary: 'Liveness and dependency status', tags: ['station'], response: { 200: Health } } },
     async () => {
-      const [store, space] = await Promise.all([storeHealth(), disk().catch(() => null)]);
+      const [store, space, usage] = await Promise.all([
+        storeHealth(),
+        disk().catch(() => null),
+        memory().catch(() => null),
+      ]);
       const relayStore = app.relayStore?.() ?? null;
       const seconds = unixSeconds(app.clock);
       const healthy = app.relay.connected && store.ok && (relayStore?.ok ?? true) && !space?.low;
@@ -81,6 +111,13 @@ export async function healthRoutes(app: StationApp): Promise<void> {
         relay_store: relayStore,
         content_store: store.ok ? store.detail : 'unavailable',
         disk: space && { free_mb: Math.floor(space.freeBytes / 1024 / 1024), low: space.low },
+        memory: usage && {
+          heap_used_mb: megabytes(usage.heapUsed),
+          heap_total_mb: megabytes(usage.heapTotal),
+          rss_mb: megabytes(usage.rss),
+          anonymous_mb: megabytes(usage.anonymous),
+          file_backed_mb: megabytes(mappedBytes(usage)),
+        },
         nostr_verification: {
           backend: verifierBackend,
           checks: verificationStats.checks,

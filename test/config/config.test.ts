@@ -58,6 +58,14 @@ describe('loadConfig', () => {
     expect(config.wallets.distribution).toBe('g1LYch17SATt3eb8MhF6VByw6Pd14m7UsYupKLwyCmmRCQTY7');
   });
 
+  it('limits heap and anonymous memory to 1024 MB unless MEMORY_LIMIT_MB says otherwise (0: no limit)', async () => {
+    expect((await loadConfig(base)).memoryLimitBytes).toBe(1024 * 1024 * 1024);
+    expect((await loadConfig({ ...base, MEMORY_LIMIT_MB: '1536' })).memoryLimitBytes).toBe(
+      1536 * 1024 * 1024,
+    );
+    expect((await loadConfig({ ...base, MEMORY_LIMIT_MB: '0' })).memoryLimitBytes).toBe(0);
+  });
+
   it.each([
     ['PORT', 'abc'],
     ['PORT', '70000'],
@@ -76,6 +84,8 @@ describe('loadConfig', () => {
     ['UPLANETG1PUB', 'g1notanaddress'],
     ['CAPTAINEMAIL', 'captain'],
     ['SMTP_URL', 'http://mail'],
+    ['MEMORY_LIMIT_MB', '1G'],
+    ['MEMORY_LIMIT_MB', '-1'],
   ])('stops on %s=%j with a message naming the variable', async (name, value) => {
     const error = await loadConfig({ ...base, [name]: value }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);

@@ -126,4 +126,28 @@ describe('PM2 deployment', () => {
     }
     await run(PM2, ['delete', 'all'], { cwd: ROOT, env });
   }, 120_000);
+
+  it('starts the station again after it stopped itself past MEMORY_LIMIT_MB (no max_memory_restart)', async () => {
+    await run(PM2, ['delete', 'all'], { cwd: ROOT, env }).catch(() => undefined);
+    const log = join(dir.path, '.zen', 'tmp', 'uplanet-station.out.log');
+    const before = (await readFile(log, 'utf8').catch(() => '')).length;
+    await run(PM2, ['start', 'ecosystem.config.cjs'], { cwd: ROOT, env: { ...env, MEMORY_LIMIT_MB: '1' } });
+    const app = async () => {
+      const { stdout } = await run(PM2, ['jlist'], { cwd: ROOT, env });
+      return (
+        JSON.parse(stdout) as {
+          pm2_env: { restart_time: number; exit_code?: number; max_memory_restart?: unknown };
+        }[]
+      )[0]!.pm2_env;
+    };
+    expect((await app()).max_memory_restart).toBeUndefined();
+    await waitFor(async () => (await app()).restart_time >= 1, 60_000);
+    expect((await app()).exit_code).toBe(75);
+    const stops = (await readFile(log, 'utf8'))
+      .slice(before)
+      .split('\n')
+      .filter((line) => line.includes('memory over MEMORY_LIMIT_MB'));
+    expect(stops.length).toBeGreaterThanOrEqual(1);
+    await run(PM2, ['delete', 'all'], { cwd: ROOT, env });
+  }, 120_000);
 });
