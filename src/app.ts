@@ -39,7 +39,9 @@ import { CookieVault } from './cookies/vault.js';
 import { looksLikeNetscapeCookies } from './cookies/netscape.js';
 import { registerDrive } from './drive/plugin.js';
 import { uploadMediaToDrive } from './drive/routes.js';
-import type { ContentStore } from './drive/store/types.js';
+import type { DriveServices } from './drive/services.js';
+import { MetadataPublisher } from './drive/blobs/metadata-publisher.js';
+import { BlossomGate } from './drive/blossom/auth.js';
 
 /** Everything the HTTP surface needs, built by `main.ts` (or by a test with temp dirs and loopback servers). */
 export interface AppDeps {
@@ -53,8 +55,8 @@ export interface AppDeps {
   relay: RelayLink;
   /** The relay view fed by the event streams; an empty one when absent (no streams in this process). */
   view?: StationView;
-  /** Content store of the drive; when absent, opened from IPFS_API (embedded if unset) and closed with the app. */
-  contentStore?: ContentStore;
+  /** The drive: its index, content store and services (drive/services.ts), built once by station.ts. */
+  drive: DriveServices;
   /** Health of the embedded relay's store, when the relay runs in this process. */
   relayStore?: () => StoreHealth;
 }
@@ -99,6 +101,26 @@ export async function buildApp(deps: AppDeps): Promise<StationApp> {
   app.decorate('relayStore', deps.relayStore);
   app.decorate('cookies', new CookieVault({ users: deps.users, clock: deps.clock, logger: deps.logger }));
   app.decorate('uploadLimits', UploadLimits.fromConfig(deps.config, deps.clock));
+  app.decorate('driveServices', deps.drive);
+  app.decorate('contentStore', deps.drive.store);
+  app.decorate('drive', deps.drive.drive);
+  app.decorate('media', deps.drive.media);
+  app.decorate('blobs', deps.drive.blobs);
+  const publicHosts = deps.config.auth.publicUrls.map((url) => new URL(url).hostname.toLowerCase());
+  app.decorate(
+    'blossomGate',
+    new BlossomGate({ replay: deps.auth.replay, publicHosts: () => publicHosts, clock: deps.clock }),
+  );
+  app.decorate(
+    'fileMetadata',
+    new MetadataPublisher({
+      relay: deps.relay,
+      dirFor: (email) => deps.users.dirFor(email),
+      clock: deps.clock,
+      logger: deps.logger,
+      enabled: deps.config.blossom.publishFileMetadata,
+    }),
+  );
   const pruneUploads = setInterval(() => app.uploadLimits.prune(), 60_000).unref();
   app.addHook('onClose', async () => clearInterval(pruneUploads));
 
@@ -129,9 +151,6 @@ export async function buildApp(deps: AppDeps): Promise<StationApp> {
   await app.register(assetRoutes);
   await app.register(pageRoutes);
   await registerDrive(app, {
-    store: deps.contentStore,
-    users: deps.users,
-    logger: deps.logger,
     // Cookie-looking files sent to /api/upload go to cookie intake, never to the drive.
     cookies: {
       looksLikeCookies: looksLikeNetscapeCookies,

@@ -6,6 +6,8 @@ import { STATION_KINDS } from '../streams/kinds.js';
 import { startStreams } from '../streams/index.js';
 import { buildApp } from './app.js';
 import { startDriveGateway } from './drive/plugin.js';
+import { driveLinks } from './drive/links.js';
+import { openDriveServices } from './drive/services.js';
 import { PayeeResolver } from './economy/payments/payee.js';
 import { createPayments } from './economy/payments/service.js';
 import { StationView } from './view/station-view.js';
@@ -131,6 +133,15 @@ export async function startStation(
   });
   auth.start();
   payments.start();
+  // The API's port is known once it listens (PORT=0 picks one): published drives name it (drive/links.ts).
+  const listening: { port?: number } = {};
+  const drive = await openDriveServices(config, {
+    users,
+    clock,
+    logger,
+    links: () => driveLinks(config, listening.port),
+    retireBlobIndex: () => stationDb.retireBlobIndex(),
+  });
 
   const app = await buildApp({
     config,
@@ -141,14 +152,18 @@ export async function startStation(
     relay: client,
     view,
     relayStore: embeddedRelay ? () => embeddedRelay.health().store : undefined,
+    drive,
   });
   const url = await app.listen({ port: config.port, host: config.host });
+  listening.port = Number(new URL(url).port) || undefined;
+  // Interrupted changes finished, drives of earlier versions imported, the store's collector started.
+  drive.start(() => users.list());
   // The bot's back-fill (up to a day of events) starts once the API answers, not before it.
   client.start();
   checkpoint.start();
   logger.info({ url, relay: relayUrl }, 'station service listening');
   // Embedded content store only (IPFS_API unset): its read-only gateway on IPFS_GATEWAY's port.
-  const gateway = await startDriveGateway(config, app.contentStore, logger);
+  const gateway = await startDriveGateway(config, drive.store, logger);
   // Temp files of atomic writes a crash left behind, in the background (mtimes: the wall clock, not `clock`).
   const sweeping = new AbortController();
   void sweepTempFiles(stationTempRoots(config.dataRoot, config.tmpDir), { logger, signal: sweeping.signal });
@@ -162,6 +177,7 @@ export async function startStation(
       sweeping.abort();
       await gateway?.close();
       await app.close();
+      await drive.close();
       streams.unsubscribe();
       // Waits for the transfers already running, so their outcome is journaled.
       await payments.stop();

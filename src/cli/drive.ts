@@ -3,11 +3,8 @@ import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { systemClock } from '../clock.js';
 import { answerForCli, addFileFromDisk } from '../drive/cli-add.js';
-import { createDriveService, openContentStore } from '../drive/plugin.js';
-import { BlobIndex } from '../drive/blobs/blob-index.js';
-import { blobIndexObserver } from '../drive/blobs/index-sync.js';
+import { openDriveServices } from '../drive/services.js';
 import { StationError } from '../errors.js';
-import { openStationDb } from '../state/station-db.js';
 import { UserStore } from '../identity/user-store.js';
 import type { CliCommand } from './command.js';
 
@@ -40,17 +37,15 @@ export const command: CliCommand = {
       logger,
       watch: false,
     });
-    const store = await openContentStore(config);
-    // The station's blob index follows the drives (Blossom serves files by hash): the CLI's additions too.
-    const stationDb = await openStationDb(config.dataRoot);
+    // The same index and stores as a running station: each change is one transaction, shared with it.
+    const services = await openDriveServices(config, { users, clock: systemClock, logger });
+    const { drive } = services;
     try {
       const user = await users.findByEmail(values.user);
       if (!user) {
         console.error(`no user ${values.user} on this station`);
         return 1;
       }
-      const observer = blobIndexObserver(new BlobIndex(stationDb));
-      const drive = createDriveService(config, { store, users, clock: systemClock, logger, observer });
       if (action === 'ls') {
         const manifest = await drive.list(user);
         if (values.json) out(JSON.stringify(manifest));
@@ -72,12 +67,10 @@ export const command: CliCommand = {
           out(JSON.stringify({ file, success: false, code, detail: (error as Error).message }));
         }
       }
-      // Folds the drive's change log into manifest.json before the process ends (see drive/manifest-log.ts).
-      await drive.drain();
       return failures > 0 ? 1 : 0;
     } finally {
-      await store.close();
-      await stationDb.close();
+      // Waits for the changes, then writes the drive's manifest.json (drive/export.ts).
+      await services.close();
       users.close();
     }
   },

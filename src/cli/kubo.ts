@@ -3,9 +3,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { systemClock } from '../clock.js';
 import { KuboImporter } from '../drive/kubo-import.js';
-import { driveLinks } from '../drive/links.js';
-import { DriveReader } from '../drive/reader.js';
-import { BlockStorage } from '../drive/store/block-storage.js';
+import { openDriveServices } from '../drive/services.js';
 import { KuboStore } from '../drive/store/kubo.js';
 import { UserStore } from '../identity/user-store.js';
 import type { CliCommand } from './command.js';
@@ -71,24 +69,22 @@ export const command: CliCommand = {
       logger,
       watch: false,
     });
-    const blocks = await BlockStorage.open(storeDir);
+    // The embedded store and the drive index as the station keeps them (IPFS_API is the import's target here).
+    const services = await openDriveServices(
+      { ...config, ipfsApi: null },
+      { users, clock: systemClock, logger },
+    );
     try {
       const chosen = values.user ? [await users.findByEmail(values.user)] : users.list();
       if (chosen[0] === null) {
         console.error(`no user ${values.user} on this station`);
         return 1;
       }
-      const reader = new DriveReader({
-        users,
-        clock: systemClock,
-        quotaBytes: config.driveQuotaBytes,
-        links: () => driveLinks(config),
-      });
-      const importer = new KuboImporter(api, kubo, blocks);
+      const importer = new KuboImporter(api, kubo, services.embedded!.blocks);
       let failures = 0;
       for (const user of chosen.filter((u) => u !== null).sort((a, b) => a.email.localeCompare(b.email))) {
         try {
-          const done = await importer.importDrive(reader, user);
+          const done = await importer.importDrive(services.drive, services.reads, user);
           if (values.json) out(JSON.stringify({ email: user.email, ...done }));
           else out(`${user.email}\t${done.root ?? '-'}\t${done.blocks}\t${done.bytes}`);
         } catch (error) {
@@ -98,7 +94,7 @@ export const command: CliCommand = {
       }
       return failures > 0 ? 1 : 0;
     } finally {
-      await blocks.close();
+      await services.close();
       users.close();
     }
   },

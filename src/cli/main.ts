@@ -12,6 +12,7 @@ const COMMANDS: Record<string, () => Promise<{ command: CliCommand }>> = {
   http: () => import('./http.js'),
   relay: () => import('./relay.js'),
   kubo: () => import('./kubo.js'),
+  gc: () => import('./gc.js'),
 };
 
 function usage(): string {

@@ -70,6 +70,13 @@ export interface Config {
   /** A like older than this when the station first sees it is not paid (a replayed old reaction). */
   likeMaxAgeSeconds: number;
   driveQuotaBytes: number;
+  /** The content store's garbage collection (src/drive/gc/). */
+  store: {
+    /** STORE_GC_INTERVAL_S: seconds between two collections; 0 = never (`station gc` still collects). */
+    gcIntervalSeconds: number;
+    /** STORE_KEEP_ROOTS_S: how long a CID handed to a client (a root, a wrapper) stays readable. */
+    keepRootsSeconds: number;
+  };
   /** ffmpeg / ffprobe for the media fields of `/api/fileupload`. */
   media: MediaConfig;
   /** Blossom, NIP-96 and NIP-94 (src/drive/blossom, src/drive/nip96). */
@@ -146,6 +153,10 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
     paymentMaxAttempts: integer(env, 'PAYMENT_MAX_ATTEMPTS', 5, 1, 100),
     likeMaxAgeSeconds: integer(env, 'LIKE_MAX_AGE', 3_600, 1, 30 * 86_400),
     driveQuotaBytes: integer(env, 'DRIVE_QUOTA_MB', 650, 1, 1_000_000) * 1024 * 1024,
+    store: {
+      gcIntervalSeconds: integer(env, 'STORE_GC_INTERVAL_S', 3_600, 0, 30 * 86_400),
+      keepRootsSeconds: integer(env, 'STORE_KEEP_ROOTS_S', 86_400, 0, 365 * 86_400),
+    },
     media: mediaConfig(env),
     blossom: blossomConfig(env),
     uploads: {

@@ -2,7 +2,7 @@ import { create, type KuboRPCClient } from 'kubo-rpc-client';
 import { CID } from 'multiformats/cid';
 import type { UserRecord } from '../identity/user-files.js';
 import { wrapperOf } from './media/wrap.js';
-import { mediaBundles } from './media/record.js';
+import type { DriveReads } from './db/reads.js';
 import type { DriveReader } from './reader.js';
 import { exportDag, type BlockSource } from './store/export-car.js';
 import { toCidV0 } from './store/ipfs-path.js';
@@ -18,18 +18,19 @@ export interface DriveImport {
 }
 
 /**
- * What the embedded store pins for one drive (publish.ts, writer.ts, media/service.ts): the root, the
- * wrapper directory of every file, and the media folder recorded in `.media/` for some of them.
+ * What the drive index keeps of one drive (db/commit.ts): the root, the wrapper directory of every file, and
+ * the media folder of the files that have one.
  */
 export async function drivePins(
-  reader: DriveReader,
+  reader: Pick<DriveReader, 'list'>,
+  reads: Pick<DriveReads, 'allMedia'>,
   user: UserRecord,
 ): Promise<{ root: string | null; pins: string[] }> {
   const manifest = await reader.list(user);
   const pins = new Set<string>();
   if (manifest.root_cid) pins.add(manifest.root_cid);
   for (const file of manifest.files) pins.add(wrapperOf(file));
-  for (const bundle of await mediaBundles(reader.driveDir(user))) pins.add(bundle);
+  for (const media of reads.allMedia(user.hex)) pins.add(media.bundle);
   return { root: manifest.root_cid, pins: [...pins] };
 }
 
@@ -49,8 +50,12 @@ export class KuboImporter {
     this.client = create({ url: api });
   }
 
-  async importDrive(reader: DriveReader, user: UserRecord): Promise<DriveImport> {
-    const { root, pins } = await drivePins(reader, user);
+  async importDrive(
+    reader: Pick<DriveReader, 'list'>,
+    reads: Pick<DriveReads, 'allMedia'>,
+    user: UserRecord,
+  ): Promise<DriveImport> {
+    const { root, pins } = await drivePins(reader, reads, user);
     if (pins.length === 0) return { root, pinned: [], blocks: 0, bytes: 0 };
     const roots = pins.map((cid) => CID.parse(cid));
     const dag = exportDag(this.blocks, roots);

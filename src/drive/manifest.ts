@@ -10,7 +10,9 @@ export type Provenance =
   /** Fetched by PUT /mirror (BUD-04) from this URL. */
   | { kind: 'mirror'; url: string }
   /** Copied from a public drive: the link the user gave and the CID it resolved to. */
-  | { kind: 'drive'; ipfs_link: string; cid: string };
+  | { kind: 'drive'; ipfs_link: string; cid: string }
+  /** Found in its folder when a drive of an earlier version was imported, in no list (migrate/). */
+  | { kind: 'recovered' };
 
 export interface ManifestEntry {
   /** Relative to `APP/uDRIVE`: `Images/a.jpg`. */
@@ -30,7 +32,10 @@ export interface ManifestEntry {
   source: Provenance;
 }
 
-/** `APP/uDRIVE/manifest.json`: the list of the drive, and the CID of its published tree (see manifest-log.ts). */
+/**
+ * `APP/uDRIVE/manifest.json`: the list of the drive and the CIDs of its published tree, as export.ts writes
+ * it from the index (and as earlier versions kept it, with `log_seq`: migrate/legacy-drive.ts reads those).
+ */
 export interface Manifest {
   version: 1;
   owner_email: string;
@@ -43,9 +48,9 @@ export interface Manifest {
   total_size: number;
   total_files: number;
   updated_at: string;
-  /** In the order they were added (see drive-state.ts). */
+  /** In the order they were added. */
   files: ManifestEntry[];
-  /** The last change of `.manifest.log` this file holds (see manifest-log.ts). */
+  /** Earlier versions: the last change of their `.manifest.log` the file held. */
   log_seq?: number;
 }
 

@@ -1,11 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { within } from '../fs/paths.js';
-import type { StagedFile } from '../fs/staging.js';
 import type { DriveCategory } from './categories.js';
-import type { JournalRecord } from './journal.js';
-import type { ManifestEntry, Provenance } from './manifest.js';
+import type { ManifestEntry } from './manifest.js';
 import { numberedName } from './names.js';
-import type { AddResult } from './store/types.js';
 
 export interface DriveFileResult {
   entry: ManifestEntry;
@@ -18,27 +15,6 @@ export interface DriveFileResult {
   renamed: boolean;
   /** The drive already held these bytes and `reuseSameContent` was asked: nothing was written. */
   existing?: boolean;
-}
-
-/** A staged file, imported into the content store, to be placed in a drive. */
-export interface Placement {
-  staged: StagedFile;
-  added: AddResult;
-  /** Sanitised name asked for. */
-  name: string;
-  source: Provenance;
-  /** The same bytes already in the drive are the answer (Blossom, NIP-96: one file per SHA-256). */
-  reuseSameContent?: boolean;
-}
-
-export type PlacementOutcome = { ok: true; result: DriveFileResult } | { ok: false; error: unknown };
-
-/** A file of a batch, named, wrapped and pinned, waiting to be moved in and published. */
-export interface MovedFile {
-  staged: StagedFile;
-  wrapper: string;
-  record: JournalRecord;
-  result: (rootCid: string) => DriveFileResult;
 }
 
 const MAX_NUMBERED_NAMES = 10_000;

@@ -4,10 +4,11 @@ import { localTimestamp, type Clock } from '../clock.js';
 import { within } from '../fs/paths.js';
 import type { UserRecord } from '../identity/user-files.js';
 import type { UserLookup } from '../identity/user-store.js';
+import type { DriveReads } from './db/reads.js';
+import type { DriveHead, EntryRecord } from './db/records.js';
 import type { DriveLinks } from './links.js';
 import type { DriveListing } from './listing-schema.js';
-import type { Manifest } from './manifest.js';
-import { readManifest, recentDrive, type LoadedDrive } from './manifest-log.js';
+import { emptyManifest, type Manifest, type ManifestEntry } from './manifest.js';
 import { publishedManifest } from './published.js';
 
 export interface DriveReaderDeps {
@@ -16,18 +17,63 @@ export interface DriveReaderDeps {
   quotaBytes: number;
   /** What published drives name as their API and gateway (links.ts); asked at each publication. */
   links: () => DriveLinks;
+  reads: DriveReads;
+  /** Resolves once the user's drive is in the index (a drive of an earlier version is imported first). */
+  ready: (user: Pick<UserRecord, 'email' | 'hex'>) => Promise<void>;
+}
+
+type Owner = Pick<UserRecord, 'email' | 'hex'>;
+
+/** A manifest entry as the index keeps it, without its place in the order. */
+function manifestEntry(record: EntryRecord): ManifestEntry {
+  const { seq: _seq, ...entry } = record;
+  return entry;
+}
+
+/** The drive's list as manifest.json lays it out (export.ts writes it), from one snapshot of the index. */
+export function manifestOf(
+  owner: Owner,
+  head: DriveHead | undefined,
+  entries: EntryRecord[],
+  at: string,
+): Manifest {
+  if (!head) return emptyManifest(owner, at);
+  const folders: Manifest['folders'] = {};
+  const folderDagSizes: Manifest['folder_dag_sizes'] = {};
+  for (const [category, folder] of Object.entries(head.folders) as [
+    keyof Manifest['folders'],
+    DriveHead['folders'][keyof DriveHead['folders']],
+  ][]) {
+    folders[category] = folder.cid;
+    folderDagSizes[category] = folder.dagSize;
+  }
+  return {
+    version: 1,
+    owner_email: head.email,
+    owner_hex_pubkey: head.hex,
+    root_cid: head.root,
+    folders,
+    folder_dag_sizes: folderDagSizes,
+    total_size: head.bytes,
+    total_files: head.files,
+    updated_at: head.updated_at,
+    files: entries.map(manifestEntry),
+  };
 }
 
 /**
- * Reading a user's drive: where it is, what it lists and holds. No lock is needed: changes are applied
- * whole (see manifest-log.ts). DriveService adds the writes.
+ * Reading a user's drive: where it is, what it lists and holds, from the index (db/reads.ts); every answer
+ * comes from one snapshot of it, and nothing read is shared with writers. DriveService adds the writes.
  */
 export class DriveReader {
+  /** Each user's drive folder, by e-mail: a pure function of it, resolved (and checked) once. */
+  private readonly dirs = new LRUCache<string, string>({ max: 4096 });
   /**
-   * Each user's drive folder and manifest path, by e-mail: a pure function of it, asked several times per
-   * upload, and resolving it (checked against its root) each time was a few kilobytes of garbage per upload.
+   * Listings as last built, by drive and head version: a version names one state of the drive, so an entry
+   * is never stale, only unused. A listing of a large drive costs a few milliseconds to build; the drive
+   * page asks for it after every change.
    */
-  private readonly paths = new LRUCache<string, { drive: string; manifest: string }>({ max: 4096 });
+  private readonly listings = new LRUCache<string, DriveListing>({ max: 64 });
 
   constructor(protected readonly deps: DriveReaderDeps) {}
 
@@ -36,51 +82,56 @@ export class DriveReader {
   }
 
   driveDir(user: Pick<UserRecord, 'email'>): string {
-    return this.pathsOf(user.email).drive;
+    let dir = this.dirs.get(user.email);
+    if (!dir) this.dirs.set(user.email, (dir = within(this.deps.users.dirFor(user.email), 'APP', 'uDRIVE')));
+    return dir;
   }
 
-  /** The manifest as last changed (no lock needed: changes are applied whole, see manifest-log.ts). */
-  list(user: Pick<UserRecord, 'email' | 'hex'>): Promise<Manifest> {
-    return readManifest(this.manifestPath(user), user, this.now());
-  }
-
-  /** Bytes the user's drive holds, as last seen (the writer checks the quota again under the lock). */
-  async usedBytes(user: Pick<UserRecord, 'email' | 'hex'>): Promise<number> {
-    return (await this.recent(user)).state.usedBytes;
-  }
-
-  protected recent(user: Pick<UserRecord, 'email' | 'hex'>): Promise<LoadedDrive> {
-    return recentDrive(this.manifestPath(user), user, this.now());
-  }
-
+  /** Where the drive's exported list is written (export.ts). */
   protected manifestPath(user: Pick<UserRecord, 'email'>): string {
-    return this.pathsOf(user.email).manifest;
+    return join(this.driveDir(user), 'manifest.json');
   }
 
-  private pathsOf(email: string): { drive: string; manifest: string } {
-    let paths = this.paths.get(email);
-    if (!paths) {
-      const drive = within(this.deps.users.dirFor(email), 'APP', 'uDRIVE');
-      paths = { drive, manifest: join(drive, 'manifest.json') };
-      this.paths.set(email, paths);
-    }
-    return paths;
+  /** The drive's list, as manifest.json lays it out. */
+  async list(user: Owner): Promise<Manifest> {
+    await this.deps.ready(user);
+    const { reads } = this.deps;
+    return reads.snapshot((at) => {
+      const head = reads.head(user.hex, at);
+      return manifestOf(user, head, head ? reads.entries(user.hex, at) : [], this.now());
+    });
+  }
+
+  /** Bytes the user's drive holds now (a change checks the quota again when it commits). */
+  async usedBytes(user: Owner): Promise<number> {
+    await this.deps.ready(user);
+    return this.deps.reads.head(user.hex)?.bytes ?? 0;
+  }
+
+  /** The drive as `GET /api/drive` shows it: the public manifest and the current root. */
+  async listing(user: Owner): Promise<DriveListing> {
+    await this.deps.ready(user);
+    const { reads } = this.deps;
+    const links = this.deps.links();
+    return reads.snapshot((at) => {
+      const head = reads.head(user.hex, at);
+      const key = `${user.hex}:${head?.version ?? 0}:${links.api}:${links.gateway}`;
+      const known = this.listings.get(key);
+      if (known) return known;
+      const manifest = manifestOf(user, head, head ? reads.entries(user.hex, at) : [], this.now());
+      const root = manifest.root_cid;
+      const listing = {
+        ...publishedManifest(manifest, links),
+        root_cid: root,
+        explorer_url: root ? `${links.gateway}/ipfs/${root}/_index.html` : null,
+        updated_at: manifest.updated_at,
+      };
+      if (head) this.listings.set(key, listing);
+      return listing;
+    });
   }
 
   protected now(): string {
     return localTimestamp(this.deps.clock.now());
-  }
-
-  /** The drive as `GET /api/drive` shows it: the public manifest and the current root. */
-  async listing(user: Pick<UserRecord, 'email' | 'hex'>): Promise<DriveListing> {
-    const manifest = await this.list(user);
-    const links = this.deps.links();
-    const root = manifest.root_cid;
-    return {
-      ...publishedManifest(manifest, links),
-      root_cid: root,
-      explorer_url: root ? `${links.gateway}/ipfs/${root}/_index.html` : null,
-      updated_at: manifest.updated_at,
-    };
   }
 }

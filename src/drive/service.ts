@@ -1,37 +1,37 @@
 import pLimit from 'p-limit';
 import type { Logger } from 'pino';
+import { unixSeconds } from '../clock.js';
 import { PRIVATE_MODE, StagingArea, type StagedFile } from '../fs/staging.js';
 import { mayHoldCookieText } from '../cookies/sniff.js';
 import { COOKIE_SNIFF_BYTES } from '../cookies/netscape.js';
 import { StationError, NotFound } from '../errors.js';
 import type { UserRecord } from '../identity/user-files.js';
-import { releaseMedia } from './media/record.js';
-import { wrapperOf } from './media/wrap.js';
-import { GroupCommits } from './group-commit.js';
 import { InFlight } from './in-flight.js';
-import type { LockLease } from '../fs/file-lock.js';
-import { DriveLocks } from './lock.js';
-import type { Manifest, ManifestEntry, Provenance } from './manifest.js';
-import { loadDrive } from './manifest-log.js';
-import { Checkpoints } from './checkpoints.js';
+import type { ManifestEntry, Provenance } from './manifest.js';
+import { BlockBatch } from './db/block-batch.js';
+import type { DriveDb } from './db/drive-db.js';
+import type { EntryRecord, MediaRecord } from './db/records.js';
+import { commitMedia, wrapperOfLink } from './db/commit.js';
+import { DriveQueue } from './changes/queue.js';
+import type { DriveOp, Outcome, Removal } from './changes/ops.js';
 import { parseDrivePath, sanitiseFileName } from './names.js';
 import { QuotaExceededError, quotaLimit } from './quota.js';
-import type { DriveObserver } from './blobs/index-sync.js';
-import { DriveEvents } from './events.js';
 import { copyFromPublicDrive } from './copy.js';
-import { existingFile } from './placement.js';
+import { existingFile, type DriveFileResult } from './placement.js';
 import { DriveReader, type DriveReaderDeps } from './reader.js';
-import {
-  DRIVE_FILE_MODE,
-  DriveWriter,
-  type DriveFileResult,
-  type DriveStore,
-  type DriveWriterDeps,
-} from './writer.js';
+import { DRIVE_FILE_MODE, DriveWriter, type DriveTarget } from './writer.js';
+import type { ContentStore } from './store/types.js';
 
-export type { DriveFileResult, DriveStore };
+export type { DriveFileResult };
+
+/** What the drive asks of the content store. */
+export type DriveStore = Pick<
+  ContentStore,
+  'kind' | 'addFile' | 'add' | 'cat' | 'stat' | 'getBlock' | 'putBlock' | 'pin'
+>;
 
 export interface DriveServiceDeps extends DriveReaderDeps {
+  db: DriveDb;
   store: DriveStore;
   logger: Logger;
   /**
@@ -39,10 +39,8 @@ export interface DriveServiceDeps extends DriveReaderDeps {
    * system as DATA_ROOT, so that accepting a file is a rename.
    */
   stagingDir: string;
-  /** Told of every file placed or removed (the blob index); its failures are logged, never the caller's. */
-  observer?: DriveObserver;
-  /** Drives kept locked between changes (the station: lock.ts, STATION_LEASE); absent, as the CLI runs. */
-  lockLease?: LockLease;
+  /** Told after each committed change of a drive (export.ts writes its manifest.json). */
+  changed?: (user: Pick<UserRecord, 'email' | 'hex'>) => void;
 }
 
 const SWEEP_EVERY_MS = 3_600_000;
@@ -53,47 +51,43 @@ const SWEEP_EVERY_MS = 3_600_000;
  */
 const stagedMode = (head: Buffer) => (mayHoldCookieText(head) ? PRIVATE_MODE : DRIVE_FILE_MODE);
 
-/** Not pinned alone (the wrapper pinned under the lock covers it); a file staging holds whole is not read again. */
-const importOptions = (staged: StagedFile) =>
-  staged.head.length === staged.size ? { pin: false, bytes: staged.head } : { pin: false, size: staged.size };
+/** A file staging holds whole is not read again. */
+const importOptions = (staged: StagedFile, into: BlockBatch) =>
+  staged.head.length === staged.size
+    ? { pin: false, bytes: staged.head, into }
+    : { pin: false, size: staged.size, into };
 
 /**
- * Imports into the content store running at once, whatever the number of uploads: each holds a few MB of
- * blocks in flight (and as much garbage until the next collection), and hashing is CPU-bound on a station's
- * few cores, so more at once would only cost memory. Uploads beyond wait with their bytes on disk, staged.
+ * Imports running at once, whatever the number of uploads: hashing is CPU-bound on a station's few cores,
+ * so more at once would only cost memory. Uploads beyond wait with their bytes on disk, staged.
  */
 const IMPORT_CONCURRENCY = 4;
 
+const outcomeValue = <T>(outcome: Outcome): T => {
+  if (!outcome.ok) throw outcome.error;
+  return outcome.value as T;
+};
+
 /**
- * Each user's drive: files in `APP/uDRIVE/<Category>/`, listed in `manifest.json`, published as one tree in
- * the content store. Uploads are received and imported concurrently; placing files and rewriting the
- * manifest happen one batch at a time per drive (GroupCommits under DriveLocks, across processes too).
+ * Each user's drive: its truth in the drive index (db/), its files in `APP/uDRIVE/<Category>/`, published as
+ * one tree in the content store. Uploads are received and imported concurrently; each drive's changes are
+ * applied a batch at a time (DriveQueue), each batch one transaction (DriveWriter).
  */
 export class DriveService extends DriveReader {
   readonly staging: StagingArea;
-  private readonly locks: DriveLocks;
-  private readonly commits: GroupCommits;
-  private readonly checkpoints: Checkpoints;
-  private readonly events: DriveEvents;
   private readonly inFlight = new InFlight();
   private readonly imports = pLimit(IMPORT_CONCURRENCY);
-  private readonly writerDeps: DriveWriterDeps;
+  private readonly queue: DriveQueue;
+  private readonly writer: DriveWriter;
+  private readonly targets = new Map<string, DriveTarget>();
 
   constructor(protected override readonly deps: DriveServiceDeps) {
     super(deps);
     // Every upload route checks the start of a file for cookies (docs/api-contract.md §7): keep what that
     // check reads.
     this.staging = new StagingArea(deps.stagingDir, COOKIE_SNIFF_BYTES, stagedMode);
-    this.locks = new DriveLocks(deps.logger, deps.lockLease);
-    this.commits = new GroupCommits(this.locks);
-    this.checkpoints = new Checkpoints(this.locks, deps.logger, () => this.now());
-    this.events = new DriveEvents(deps.logger, deps.observer);
-    const { store, clock, logger, quotaBytes, links } = deps;
-    this.writerDeps = {
-      ...{ store, clock, logger, quotaBytes, links, staging: this.staging },
-      legacyJournalsDone: new Set(),
-      knownFolders: new Set(),
-    };
+    this.writer = new DriveWriter({ ...deps, staging: this.staging });
+    this.queue = new DriveQueue((hex, ops) => this.writer.apply(this.targets.get(hex)!, ops));
   }
 
   /** Receives content for a known user: bounded by the room left in that user's quota. */
@@ -113,8 +107,8 @@ export class DriveService extends DriveReader {
   }
 
   /**
-   * Puts a staged upload into the user's drive and consumes it (moved in, or deleted on any failure).
-   * Importing into the store happens before taking the drive lock, so uploads of one user overlap.
+   * Puts a staged upload into the user's drive and consumes it (moved in, or deleted on any failure). Its
+   * import runs before it waits for its drive, so uploads of one user overlap.
    */
   commit(
     user: UserRecord,
@@ -129,11 +123,9 @@ export class DriveService extends DriveReader {
     return this.inFlight.track(work);
   }
 
-  /** Waits for the changes in progress, then folds every drive's log into its manifest.json. */
+  /** Waits for the changes in progress. */
   async drain(): Promise<void> {
     await this.inFlight.drain();
-    await this.checkpoints.all();
-    await this.locks.close();
   }
 
   private async commitNow(
@@ -145,32 +137,29 @@ export class DriveService extends DriveReader {
       this.deps.logger.warn({ err: error }, 'drive: staging sweep failed'),
     );
     try {
+      await this.deps.ready(user);
       const name = sanitiseFileName(input.fileName);
-      const { state } = await this.recent(user);
-      if (input.reuseSameContent && state.withSha256(staged.sha256)) {
-        // Answered without the lock: only from the drive as it is on disk now (another process may have deleted it).
-        const current = (await loadDrive(this.manifestPath(user), user, this.now())).state;
-        const same = current.withSha256(staged.sha256);
-        if (same) return existingFile(this.driveDir(user), current.manifest.root_cid, same);
-      }
-      if (state.usedBytes + staged.size > this.deps.quotaBytes)
+      const { reads } = this.deps;
+      const same = input.reuseSameContent ? reads.withSha256(user.hex, staged.sha256) : undefined;
+      if (same) return existingFile(this.driveDir(user), reads.head(user.hex)?.root ?? null, same);
+      if ((reads.head(user.hex)?.bytes ?? 0) + staged.size > this.deps.quotaBytes)
         throw new QuotaExceededError(this.deps.quotaBytes);
-      const added = await this.imports(() => this.deps.store.addFile(staged.path, importOptions(staged)));
+      const batch = new BlockBatch();
+      const added = await this.imports(() =>
+        this.deps.store.addFile(staged.path, importOptions(staged, batch)),
+      );
       if (added.size !== staged.size)
         throw new StationError('STORE_SIZE_MISMATCH', 'The content store did not receive the whole file.');
-      const driveDir = this.driveDir(user);
       const placement = {
         staged,
         added,
+        batch,
         name,
         source: input.source,
         reuseSameContent: input.reuseSameContent,
       };
-      const result = await this.commits.place(driveDir, placement, (batch, tenure) =>
-        this.writer(user, driveDir).placeAll(batch, tenure),
-      );
-      this.checkpoints.soon(this.manifestPath(user), user);
-      if (!result.existing) await this.events.placed(user, result.entry, result.rootCid, input.source.kind);
+      const result = outcomeValue<DriveFileResult>(await this.submit(user, { kind: 'add', placement }));
+      if (!result.existing) this.told(user, 'file uploaded', result.entry, result.rootCid, input.source.kind);
       return result;
     } finally {
       await this.staging.discard(staged);
@@ -182,36 +171,52 @@ export class DriveService extends DriveReader {
     return copyFromPublicDrive(this, this.deps.store, user, ipfsLink);
   }
 
-  /** Removes a file (`Images/a.jpg`, relative to APP/uDRIVE) from the drive, the folder and the pins. */
-  delete(user: UserRecord, filePath: string): Promise<{ entry: ManifestEntry; rootCid: string }> {
+  /** Removes a file (`Images/a.jpg`, relative to APP/uDRIVE) from the drive, its folder and its media. */
+  delete(user: UserRecord, filePath: string): Promise<Removal> {
     return this.track(this.deleteNow(user, filePath));
   }
 
-  private async deleteNow(
-    user: UserRecord,
-    filePath: string,
-  ): Promise<{ entry: ManifestEntry; rootCid: string }> {
+  private async deleteNow(user: UserRecord, filePath: string): Promise<Removal> {
     const target = parseDrivePath(filePath);
     if (!target) throw new NotFound('FILE_NOT_FOUND', 'There is no such file in the drive.');
-    const driveDir = this.driveDir(user);
-    const removed = await this.locks.run(driveDir, async (tenure) => {
-      const removal = await this.writer(user, driveDir).remove(target.path, tenure);
-      // Its thumbnail, GIF and info document (media/record.ts) go with it.
-      await releaseMedia(this.deps.store, driveDir, wrapperOf(removal.entry), this.deps.logger);
-      return removal;
-    });
-    this.checkpoints.soon(this.manifestPath(user), user);
-    await this.events.removed(user, removed.entry, removed.rootCid, removed.remaining);
-    return { entry: removed.entry, rootCid: removed.rootCid };
+    await this.deps.ready(user);
+    const removal = outcomeValue<Removal>(await this.submit(user, { kind: 'remove', path: target.path }));
+    this.told(user, 'file deleted', removal.entry, removal.rootCid);
+    return removal;
   }
 
-  /** Runs `critical` with the drive lock held and the manifest as it is then (see media/service.ts). */
-  withDrive<T>(user: UserRecord, critical: (driveDir: string, manifest: Manifest) => Promise<T>): Promise<T> {
-    const driveDir = this.driveDir(user);
-    return this.locks.run(driveDir, async () => critical(driveDir, await this.list(user)));
+  /**
+   * Keeps the media made for a file (media/service.ts: its info, thumbnail and GIF in one folder, whose
+   * blocks are in `batch`) while the file stays in the drive; false when it left the drive meanwhile.
+   */
+  async attachMedia(
+    user: Pick<UserRecord, 'hex'>,
+    entry: Pick<EntryRecord, 'path' | 'ipfs_link'>,
+    record: MediaRecord,
+    batch: BlockBatch,
+  ): Promise<boolean> {
+    const { db, clock } = this.deps;
+    const wrapper = wrapperOfLink(entry.ipfs_link);
+    const kept = await commitMedia(db, user.hex, entry.path, wrapper, record, batch, unixSeconds(clock));
+    await db.root.flushed;
+    return kept;
   }
 
-  private writer(user: UserRecord, driveDir: string): DriveWriter {
-    return new DriveWriter(this.writerDeps, user, driveDir);
+  private submit(user: Pick<UserRecord, 'email' | 'hex'>, op: DriveOp): Promise<Outcome> {
+    if (!this.targets.has(user.hex))
+      this.targets.set(user.hex, {
+        email: user.email,
+        hex: user.hex,
+        driveDir: this.driveDir(user),
+        hints: new Map(),
+      });
+    return this.queue.submit(user.hex, op);
+  }
+
+  /** One `info` line per file placed or removed (the operator's story of the station), and the export. */
+  private told(user: UserRecord, what: string, entry: ManifestEntry, root: string, via?: Provenance['kind']) {
+    const { path, size, cid } = entry;
+    this.deps.logger.info({ user: user.email, path, size, cid, root, ...(via ? { via } : {}) }, what);
+    this.deps.changed?.(user);
   }
 }

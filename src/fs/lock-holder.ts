@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { readFile, stat, utimes, writeFile } from 'node:fs/promises';
-import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
+import { processIdentity } from '../process/identity.js';
 
 /**
  * Who holds a lock, and who waits for it (fs/file-lock.ts).
@@ -13,16 +13,8 @@ import { dirname, join } from 'node:path';
  */
 const HOLDER_FILE = 'holder';
 
-/** This boot of this machine: a pid means the same process only within it. */
-const bootId = (() => {
-  try {
-    return fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
-  } catch {
-    return hostname();
-  }
-})();
-
-const identity = `${bootId}:${process.pid}`;
+const identity = processIdentity;
+const bootId = processIdentity.slice(0, processIdentity.lastIndexOf(':'));
 
 type Callback = (error: NodeJS.ErrnoException | null) => void;
 

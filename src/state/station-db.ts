@@ -13,23 +13,6 @@ export interface ObservedClaim {
   createdAt: number;
 }
 
-/** A blob (a drive file by its SHA-256): its content, the same whoever uploaded it. */
-export interface BlobFacts {
-  cid: string;
-  size: number;
-  /** MIME type. */
-  type: string;
-}
-
-/** One user's copy of a blob: the file in their drive, and when it arrived (unix seconds). */
-export interface HeldBlob {
-  /** Relative to the drive: `Images/a.jpg`. */
-  path: string;
-  /** `<wrapper CID>/<name>`, the file's IPFS path. */
-  link: string;
-  uploaded: number;
-}
-
 /** A NIP-42 challenge issued by `GET /api/nip42/challenge`: for one key, asked from one client address. */
 export interface IssuedChallenge {
   pubkey: string;
@@ -56,12 +39,11 @@ export interface StationDb {
   replay: Db<number, string>;
   /** Small named values: the bot's resume point per relay. */
   meta: Db<number, string>;
-  /** sha256 → what the content store holds under that hash (see src/drive/blobs/blob-index.ts). */
-  blobs: Db<BlobFacts, string>;
-  /** [pubkey, sha256] → where that user's drive holds the blob, and since when. */
-  blobsByOwner: Db<HeldBlob, [string, string]>;
-  /** [sha256, pubkey]: who holds a blob, so that the last holder's delete forgets it. */
-  blobHolders: Db<true, [string, string]>;
+  /**
+   * Empties the blob index versions before the drive index kept here (`blobs`, `blobs-by-owner`,
+   * `blob-holders`): the drive index holds it now (src/drive/db/drive-db.ts `holders`).
+   */
+  retireBlobIndex(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -83,9 +65,10 @@ export async function openStationDb(dataRoot: string): Promise<StationDb> {
     challengesByAddress: root.openDB<true, [string, number, string]>({ name: 'challenges-by-address' }),
     replay: root.openDB<number, string>({ name: 'nip98-replay' }),
     meta: root.openDB<number, string>({ name: 'meta' }),
-    blobs: root.openDB<BlobFacts, string>({ name: 'blobs' }),
-    blobsByOwner: root.openDB<HeldBlob, [string, string]>({ name: 'blobs-by-owner' }),
-    blobHolders: root.openDB<true, [string, string]>({ name: 'blob-holders' }),
+    retireBlobIndex: async () => {
+      for (const name of ['blobs', 'blobs-by-owner', 'blob-holders'])
+        await root.openDB({ name }).clearAsync();
+    },
     close: () => root.close(),
   };
 }

@@ -6,9 +6,18 @@ import type { Clock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import { UserStore } from '../../src/identity/user-store.js';
 import { createAuthServices } from '../../src/auth/services.js';
+import { openDriveServices, type DriveServices } from '../../src/drive/services.js';
+import type { ContentStore } from '../../src/drive/store/types.js';
 import type { RelayLink } from '../../src/relay/link.js';
 import { RelayClient } from '../../streams/relay-client.js';
 import { tempDir } from './temp.js';
+import { driveLinks } from '../../src/drive/links.js';
+
+/** The port an app listens on (tests that call `listen` with port 0), or undefined before. */
+function portOf(app: { server: { address(): unknown } } | undefined): number | undefined {
+  const address = app?.server.address();
+  return address && typeof address === 'object' ? (address as { port: number }).port : undefined;
+}
 
 export interface TestApp {
   app: Awaited<ReturnType<typeof buildApp>>;
@@ -18,9 +27,18 @@ export interface TestApp {
   close: () => Promise<void>;
 }
 
-/** Builds the app on temp directories; `env` overrides configuration variables, `overrides` services. */
+/**
+ * Builds the app on temp directories; `env` overrides configuration variables, `overrides` services,
+ * `contentStore` the drive's content store (a Kubo double), `start` runs the drive's start-up work.
+ */
 export async function buildTestApp(
-  options: { env?: Record<string, string>; clock?: Clock; overrides?: Partial<AppDeps> } = {},
+  options: {
+    env?: Record<string, string>;
+    clock?: Clock;
+    overrides?: Partial<AppDeps>;
+    contentStore?: ContentStore;
+    start?: boolean;
+  } = {},
 ): Promise<TestApp> {
   const dir = await tempDir();
   const config = await loadConfig({
@@ -41,9 +59,21 @@ export async function buildTestApp(
     options.overrides?.relay ?? new RelayClient({ url: 'ws://127.0.0.1:9', filters: () => [] });
   const ownAuth = options.overrides?.auth ? null : await createAuthServices({ config, clock, logger });
   const auth = options.overrides?.auth ?? ownAuth!;
-  const deps: AppDeps = { config, clock, logger, users, auth, relay, ...options.overrides };
+  // Links name the port the app listens on, once it does (as station.ts does).
+  const ownDrive = options.overrides?.drive
+    ? null
+    : await openDriveServices(config, {
+        users,
+        clock,
+        logger,
+        store: options.contentStore,
+        links: () => driveLinks(config, portOf(app)),
+      });
+  const drive: DriveServices = options.overrides?.drive ?? ownDrive!;
+  const deps: AppDeps = { config, clock, logger, users, auth, relay, drive, ...options.overrides };
   const app = await buildApp(deps);
   await app.ready();
+  if (options.start) drive.start(() => users.list());
   return {
     app,
     config,
@@ -51,6 +81,7 @@ export async function buildTestApp(
     root: dir.path,
     close: async () => {
       await app.close();
+      await ownDrive?.close();
       await ownAuth?.close();
       users.close();
       await dir.cleanup();

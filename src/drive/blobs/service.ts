@@ -8,7 +8,9 @@ import type { DriveLinks } from '../links.js';
 import type { Provenance } from '../manifest.js';
 import type { DriveFileResult, DriveService } from '../service.js';
 import { sniffContentType } from '../store/content-type.js';
-import type { BlobIndex, OwnedBlob } from './blob-index.js';
+import { ownedBlob, type DriveReads, type OwnedBlob } from '../db/reads.js';
+
+export type { OwnedBlob };
 
 /** BUD-02's blob descriptor, with BUD-08's `nip94` tags and the IPFS facts of the drive file. */
 export interface BlobDescriptor {
@@ -32,7 +34,8 @@ export interface KeptBlob {
 
 export interface BlobServiceDeps {
   drive: Pick<DriveService, 'stageFor' | 'commit' | 'delete' | 'staging' | 'quotaBytes'>;
-  index: BlobIndex;
+  /** The drive index: its `holders` are the blob index (db/drive-db.ts). */
+  index: Pick<DriveReads, 'findBlob' | 'heldBy' | 'owned'>;
   links: () => DriveLinks;
 }
 
@@ -57,8 +60,8 @@ export class BlobService {
     return this.deps.links();
   }
 
-  find(sha256: string) {
-    return this.deps.index.find(sha256);
+  find(sha256: string): OwnedBlob | undefined {
+    return this.deps.index.findBlob(sha256);
   }
 
   heldBy(pubkey: string, sha256: string): OwnedBlob | undefined {
@@ -132,7 +135,8 @@ export class BlobService {
       source: options.source,
       reuseSameContent: true,
     });
-    const blob = this.deps.index.heldBy(user.hex, result.entry.sha256) ?? ownedFrom(result);
+    const blob =
+      this.deps.index.heldBy(user.hex, result.entry.sha256) ?? ownedBlob({ ...result.entry, seq: 0 });
     return { blob, created: result.existing !== true, result };
   }
 
@@ -143,19 +147,4 @@ export class BlobService {
     await this.deps.drive.delete(user, held.path);
     return held;
   }
-}
-
-/** The blob as the drive answered, when the index could not be written (it is reconciled at start). */
-function ownedFrom(result: DriveFileResult): OwnedBlob {
-  const { entry } = result;
-  const uploaded = Math.floor(Date.parse(entry.added_at) / 1000) || 0;
-  return {
-    sha256: entry.sha256,
-    cid: entry.cid,
-    size: entry.size,
-    type: entry.mime_type,
-    path: entry.path,
-    link: entry.ipfs_link,
-    uploaded,
-  };
 }

@@ -7,15 +7,16 @@ import type { MediaConfig } from '../../config/media.js';
 import { within } from '../../fs/paths.js';
 import type { UserRecord } from '../../identity/user-files.js';
 import type { DriveCategory } from '../categories.js';
-import type { Manifest } from '../manifest.js';
+import { BlockBatch } from '../db/block-batch.js';
+import type { MediaRecord } from '../db/records.js';
+import type { ManifestEntry } from '../manifest.js';
+import type { DriveFileResult } from '../placement.js';
 import type { DirectoryLink } from '../store/dag.js';
 import type { AddResult, ContentStore } from '../store/types.js';
-import type { DriveFileResult } from '../writer.js';
 import { MediaError, MediaToolFailedError, MediaToolMissingError } from './errors.js';
 import { canonicalJson, describeMedia, dimensionsOf, infoDocument, type MediaFacts } from './info.js';
 import type { MediaKind } from './input.js';
 import { probeMedia } from './probe.js';
-import { writeMediaRecord } from './record.js';
 import { renderGif, renderThumbnail } from './thumbnail.js';
 import { Budget, MediaTools, type Tool } from './tools.js';
 import { storeBundle, wrapperOf } from './wrap.js';
@@ -34,12 +35,17 @@ export interface MediaFields {
 
 export interface MediaServiceDeps {
   config: MediaConfig;
-  store: Pick<ContentStore, 'add' | 'putBlock' | 'pin' | 'flush'>;
+  store: Pick<ContentStore, 'add' | 'putBlock'>;
   /** Temporary thumbnails and GIFs go here (the drive's private staging area, swept at start). */
   stagingDir: string;
   logger: Logger;
-  /** Runs `critical` with the owner's drive lock held and the current manifest. */
-  withDrive<T>(user: UserRecord, critical: (driveDir: string, manifest: Manifest) => Promise<T>): Promise<T>;
+  /** Keeps the media of a file while it stays in the drive; false when it left meanwhile (DriveService). */
+  attach(
+    user: UserRecord,
+    entry: Pick<ManifestEntry, 'path' | 'ipfs_link'>,
+    record: MediaRecord,
+    batch: BlockBatch,
+  ): Promise<boolean>;
 }
 
 async function* once(bytes: Buffer): AsyncGenerator<Uint8Array> {
@@ -51,7 +57,8 @@ const KIND: Partial<Record<DriveCategory, MediaKind>> = { Images: 'image', Video
 /**
  * The media fields of `/api/fileupload`: probed and rendered after the file is in the drive and before the
  * answer, within one time budget per upload. The info document, thumbnail and GIF go to the content store
- * in one pinned folder recorded under `.media/`, never into the drive's folders or manifest.
+ * in one folder the drive index keeps with the file (db/commit.ts `commitMedia`), never into the drive's
+ * folders or manifest.
  */
 export class MediaService {
   private readonly tools: MediaTools;
@@ -68,9 +75,11 @@ export class MediaService {
     const kind = KIND[entry.category] ?? null;
     const budget = new Budget(this.deps.config.timeoutMs);
     const links: DirectoryLink[] = [];
+    // Written with the record that keeps them, never before: nothing unkept ever reaches the store.
+    const batch = new BlockBatch();
     const media: MediaFacts = { kind, probe: null, thumbnail: null, gifanim: null };
     try {
-      if (kind) await this.analyse(within(result.targetDirectory, entry.name), media, links, budget);
+      if (kind) await this.analyse(within(result.targetDirectory, entry.name), media, links, budget, batch);
       const description = given ?? describeMedia(kind, media.probe);
       const file = {
         name: entry.name,
@@ -82,23 +91,18 @@ export class MediaService {
         wrapperCid: wrapperOf(entry),
         uploader: user.hex,
       };
-      const info = await this.add(Buffer.from(canonicalJson(infoDocument(file, media, description))));
+      const info = await this.add(Buffer.from(canonicalJson(infoDocument(file, media, description))), batch);
       links.push({ name: 'info.json', cid: info.cid, dagSize: info.dagSize });
-      const bundle = await storeBundle(this.deps.store, links);
-      await this.deps.withDrive(user, async (driveDir, manifest) => {
-        // Deleted meanwhile: nothing to keep its media for.
-        if (!manifest.files.some((f) => f.ipfs_link === entry.ipfs_link)) return;
-        await this.deps.store.pin(bundle);
-        await this.deps.store.flush();
-        const record = {
-          path: entry.path,
-          bundle,
-          info: info.cid,
-          thumbnail: media.thumbnail,
-          gifanim: media.gifanim,
-        };
-        await writeMediaRecord(driveDir, file.wrapperCid, record);
-      });
+      const bundle = await storeBundle(this.deps.store, links, batch);
+      const record = {
+        path: entry.path,
+        bundle,
+        info: info.cid,
+        thumbnail: media.thumbnail,
+        gifanim: media.gifanim,
+      };
+      // Deleted meanwhile: nothing is kept for it.
+      await this.deps.attach(user, entry, record, batch);
       return {
         info: info.cid,
         thumbnail_ipfs: media.thumbnail,
@@ -127,42 +131,54 @@ export class MediaService {
     this.tools.close();
   }
 
-  private async analyse(path: string, media: MediaFacts, links: DirectoryLink[], budget: Budget) {
+  private async analyse(
+    path: string,
+    media: MediaFacts,
+    links: DirectoryLink[],
+    budget: Budget,
+    batch: BlockBatch,
+  ) {
     const kind = media.kind!;
     media.probe = await this.step('ffprobe', () => probeMedia(this.tools, path, kind, budget));
     if (!media.probe) return;
     const duration = media.probe.duration;
     if (kind !== 'audio') {
       const still = await this.step('ffmpeg', () =>
-        this.rendered('jpg', (out) => renderThumbnail(this.tools, { path, kind, duration }, out, budget)),
+        this.rendered('jpg', batch, (out) =>
+          renderThumbnail(this.tools, { path, kind, duration }, out, budget),
+        ),
       );
       if (still) links.push({ name: 'thumbnail.jpg', cid: still.cid, dagSize: still.dagSize });
       media.thumbnail = still?.cid ?? null;
     }
     if (kind === 'video' && media.probe.videoCodecs.length > 0) {
       const gif = await this.step('ffmpeg', () =>
-        this.rendered('gif', (out) => renderGif(this.tools, { path, duration }, out, budget)),
+        this.rendered('gif', batch, (out) => renderGif(this.tools, { path, duration }, out, budget)),
       );
       if (gif) links.push({ name: 'animation.gif', cid: gif.cid, dagSize: gif.dagSize });
       media.gifanim = gif?.cid ?? null;
     }
   }
 
-  /** Renders into a private temp file, stores it (pinned later, with the folder), removes the temp. */
-  private async rendered(extension: string, render: (output: string) => Promise<void>): Promise<AddResult> {
+  /** Renders into a private temp file, stores it (into the batch kept with the folder), removes the temp. */
+  private async rendered(
+    extension: string,
+    batch: BlockBatch,
+    render: (output: string) => Promise<void>,
+  ): Promise<AddResult> {
     await mkdir(this.deps.stagingDir, { recursive: true, mode: 0o700 });
     const output = join(this.deps.stagingDir, `.media-${randomBytes(9).toString('hex')}.${extension}`);
     try {
       await render(output);
-      return await this.add(createReadStream(output));
+      return await this.add(createReadStream(output), batch);
     } finally {
       await rm(output, { force: true });
     }
   }
 
-  private add(content: AsyncIterable<Uint8Array> | Buffer): Promise<AddResult> {
+  private add(content: AsyncIterable<Uint8Array> | Buffer, batch: BlockBatch): Promise<AddResult> {
     const source = Buffer.isBuffer(content) ? once(content) : content;
-    return this.deps.store.add(source, { pin: false });
+    return this.deps.store.add(source, { pin: false, into: batch });
   }
 
   /** One step's result, or null with a log line saying why: a media field is never worth a failed upload. */

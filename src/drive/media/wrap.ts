@@ -1,6 +1,7 @@
 import { StationError } from '../../errors.js';
 import type { ManifestEntry } from '../manifest.js';
 import { encodeDirectory, type DirectoryLink } from '../store/dag.js';
+import type { BlockBatch } from '../db/block-batch.js';
 import type { ContentStore } from '../store/types.js';
 
 /**
@@ -13,16 +14,17 @@ export function wrapperOf(entry: Pick<ManifestEntry, 'ipfs_link'>): string {
 }
 
 /**
- * One directory holding the media files made for an upload (info, thumbnail, GIF), so that a single
- * recursive pin keeps them and a single unpin lets them go. Only its files' CIDs are ever given out.
+ * One directory holding the media files made for an upload (info, thumbnail, GIF), so that one reference
+ * keeps them and dropping it lets them go (db/commit.ts). Only its files' CIDs are ever given out.
  */
 export async function storeBundle(
   store: Pick<ContentStore, 'putBlock'>,
   links: readonly DirectoryLink[],
+  into: BlockBatch,
 ): Promise<string> {
   const sorted = [...links].sort((a, b) => (a.name < b.name ? -1 : 1));
   const node = await encodeDirectory(sorted);
-  if ((await store.putBlock(node.bytes, node.cid)) !== node.cid)
+  if ((await store.putBlock(node.bytes, node.cid, into)) !== node.cid)
     throw new StationError('CID_MISMATCH', 'The content store computed another CID for a media folder.');
   return node.cid;
 }

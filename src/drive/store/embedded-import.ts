@@ -2,10 +2,11 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { importFile } from 'ipfs-unixfs-importer';
 import type { CID } from 'multiformats/cid';
+import type { BlockBatch } from '../db/block-batch.js';
 import { translate } from './embedded-errors.js';
 import { buildLeaf, leanLeaves } from './lean-leaves.js';
-import { SMALL_FILE_BYTES, type BlockStorage } from './block-storage.js';
-import { placedLeaves, type LeafPlace } from './file-leaves.js';
+import type { HeldFiles } from './held-files.js';
+import { placedLeaves } from './file-leaves.js';
 import type { AddFileOptions } from './types.js';
 
 /**
@@ -22,6 +23,13 @@ const KUBO_DEFAULTS = {
 /** Kubo's chunk size (`size-262144`): a file up to this size is a single leaf. */
 const CHUNK_BYTES = 256 * 1024;
 
+/**
+ * Files up to this size are imported into the batch, hence into LMDB, whole; a larger file is held by link
+ * (held-files.ts): its leaves stay in the file, only its inner nodes are blocks. LMDB keeps pages it writes
+ * mapped (file-backed memory, /health's `memory.file_backed_mb`), and a block file costs nothing resident.
+ */
+export const SMALL_FILE_BYTES = 1024 * 1024;
+
 /** Reads of a file being imported: four chunks at a time. */
 const READ_CHUNK_BYTES = 1024 * 1024;
 
@@ -32,32 +40,45 @@ export interface Imported {
   size: number;
 }
 
-type Blocks = Pick<BlockStorage, 'put' | 'forImport' | 'holdFile'>;
+/** The importer's blockstore: every block into the batch (nothing reaches the store before its change). */
+const into = (batch: BlockBatch) => ({
+  put: async (cid: CID, bytes: Uint8Array) => {
+    batch.put(cid.toString(), bytes);
+    return cid;
+  },
+});
 
-/** Imports a byte stream into the store's blocks (small nodes and the first MiB in LMDB). */
-export async function importStream(blocks: Blocks, content: AsyncIterable<Uint8Array>): Promise<Imported> {
-  return imported(await importFile({ content }, blocks.forImport(), KUBO_DEFAULTS).catch(failed));
+/** Imports a byte stream into `batch`. */
+export async function importStream(batch: BlockBatch, content: AsyncIterable<Uint8Array>): Promise<Imported> {
+  return imported(await importFile({ content }, into(batch), KUBO_DEFAULTS).catch(failed));
 }
 
 /**
- * Imports a file on disk. One of a single chunk held in memory is one leaf, which Kubo's importer makes the
- * file's root (reduceSingleLeafToSelf): built directly, without the importer's machinery or reading the
- * file. One past SMALL_FILE_BYTES is imported without copying its data: the store keeps a link to the file
- * and serves its leaves from it (see held-files.ts), so its bytes are written once, by whoever wrote the file.
+ * Imports a file on disk into `batch`. One of a single chunk held in memory is one leaf, which Kubo's
+ * importer makes the file's root (reduceSingleLeafToSelf): built directly, without the importer's machinery
+ * or reading the file. One past SMALL_FILE_BYTES is held by link: its bytes are written once, by whoever
+ * wrote the file.
  */
-export async function importFileAt(blocks: Blocks, path: string, options: AddFileOptions): Promise<Imported> {
+export async function importFileAt(
+  batch: BlockBatch,
+  held: Pick<HeldFiles, 'newName' | 'link'>,
+  path: string,
+  options: AddFileOptions,
+): Promise<Imported> {
   const size = options.bytes?.length ?? options.size ?? (await stat(path)).size;
   if (options.bytes && size > 0 && size <= CHUNK_BYTES) {
     const { cid, block } = await buildLeaf(options.bytes);
-    await blocks.put(cid, block);
+    batch.put(cid.toString(), block);
     return { cid, dagSize: block.length, size };
   }
-  if (size <= SMALL_FILE_BYTES) return importStream(blocks, createReadStream(path));
-  const leaves = new Map<string, LeafPlace>();
-  const bufferImporter = placedLeaves((cid, where) => leaves.set(cid.toString(), where));
+  if (size <= SMALL_FILE_BYTES) return importStream(batch, createReadStream(path));
+  const file = held.newName();
+  const bufferImporter = placedLeaves((cid, where) => batch.hold(cid.toString(), { file, ...where }));
   const content = createReadStream(path, { highWaterMark: READ_CHUNK_BYTES });
-  const result = await importFile({ content }, blocks, { ...KUBO_DEFAULTS, bufferImporter }).catch(failed);
-  await blocks.holdFile(path, leaves);
+  const result = await importFile({ content }, into(batch), { ...KUBO_DEFAULTS, bufferImporter }).catch(
+    failed,
+  );
+  await held.link(path, file);
   return imported(result);
 }
 

@@ -1,16 +1,17 @@
-import { access, constants, mkdir } from 'node:fs/promises';
+import { access, constants, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as dagPb from '@ipld/dag-pb';
 import { exporter, type UnixFSEntry } from 'ipfs-unixfs-exporter';
 import { CID } from 'multiformats/cid';
 import { sha256 } from 'multiformats/hashes/sha2';
+import { BlockBatch } from '../db/block-batch.js';
+import type { DriveDb } from '../db/drive-db.js';
 import { cidText, parsedCid } from './cid-text.js';
 import { isDagPb } from './dag.js';
 import { translate } from './embedded-errors.js';
 import { parseIpfsPath } from './ipfs-path.js';
 import { BlockStorage } from './block-storage.js';
 import { importFileAt, importStream, type Imported } from './embedded-import.js';
-import { LegacyPins } from './legacy-pins.js';
 import {
   ContentNotFoundError,
   InvalidContentPathError,
@@ -32,46 +33,40 @@ function isFileLike(entry: UnixFSEntry): boolean {
 }
 
 /**
- * The in-process store used when `IPFS_API` is unset: UnixFS blocks and recursive pins in BlockStorage (LMDB
- * for small nodes and pins, a file per data block). It never starts a libp2p node: content is only what was
- * added here.
+ * The in-process store used when `IPFS_API` is unset: UnixFS blocks in the drive index's LMDB environment
+ * (db/drive-db.ts), large files held by link (held-files.ts). It never starts a libp2p node: content is only
+ * what was added here. A drive change hands its batch (`into`) to every write, and the change's transaction
+ * writes the blocks; content added without one is written at once.
  */
 export class EmbeddedStore implements ContentStore {
   readonly kind = 'embedded' as const;
 
   private constructor(
-    private readonly blocks: BlockStorage,
-    /** Pins written by versions before the LMDB store, one file each: read and removed, never added. */
-    private readonly legacyPins: LegacyPins,
+    readonly blocks: BlockStorage,
     private readonly root: string,
   ) {}
 
-  /** `root` is the store's own directory, e.g. `DATA_ROOT/ipfs-store`. */
-  static async open(
-    root: string,
-    options: Parameters<typeof BlockStorage.open>[1] = {},
-  ): Promise<EmbeddedStore> {
-    await mkdir(root, { recursive: true });
-    const legacyPins = new LegacyPins(join(root, 'pins'));
-    return new EmbeddedStore(await BlockStorage.open(root, options), legacyPins, root);
-  }
-
-  /** LMDB transactions written since opening (see PendingWrites): what `bench/drive-scaling.ts` reports. */
-  get commits(): number {
-    return this.blocks.commits;
+  /** `root` is the store's own directory, e.g. `DATA_ROOT/ipfs-store`, where `db` was opened. */
+  static async open(root: string, db: DriveDb): Promise<EmbeddedStore> {
+    // Pins of versions before the LMDB store, one file each: their drives now keep what they pinned.
+    await rm(join(root, 'pins'), { recursive: true, force: true });
+    return new EmbeddedStore(await BlockStorage.open(root, db), root);
   }
 
   async add(content: AsyncIterable<Uint8Array>, options: AddOptions = {}): Promise<AddResult> {
-    return this.pinned(await importStream(this.blocks, content), options);
+    const batch = options.into ?? new BlockBatch();
+    return this.stored(await importStream(batch, content), batch, options);
   }
 
   /** See importFileAt: the caller must never change the file in place afterwards (the drive renames). */
   async addFile(path: string, options: AddFileOptions = {}): Promise<AddResult> {
-    return this.pinned(await importFileAt(this.blocks, path, options), options);
+    const batch = options.into ?? new BlockBatch();
+    return this.stored(await importFileAt(batch, this.blocks.held, path, options), batch, options);
   }
 
-  private async pinned(imported: Imported, options: AddOptions): Promise<AddResult> {
+  private async stored(imported: Imported, batch: BlockBatch, options: AddOptions): Promise<AddResult> {
     const cid = cidText(imported.cid);
+    if (!options.into) await this.blocks.write(batch);
     if (options.pin !== false) await this.blocks.pin(cid);
     return { cid, size: imported.size, dagSize: imported.dagSize };
   }
@@ -118,15 +113,26 @@ export class EmbeddedStore implements ContentStore {
     return result;
   }
 
-  async putBlock(bytes: Uint8Array, computed?: string): Promise<string> {
-    if (computed) {
-      await this.blocks.put(parsedCid(computed), bytes);
-      return computed;
+  async putBlock(bytes: Uint8Array, computed?: string, into?: BlockBatch): Promise<string> {
+    let cid = computed;
+    if (!cid) {
+      if (!isDagPb(bytes)) throw new InvalidContentPathError('The block is not a dag-pb node.');
+      cid = cidText(CID.createV0(await sha256.digest(bytes)));
     }
-    if (!isDagPb(bytes)) throw new InvalidContentPathError('The block is not a dag-pb node.');
-    const cid = CID.createV0(await sha256.digest(bytes));
-    await this.blocks.put(cid, bytes);
-    return cidText(cid);
+    const batch = into ?? new BlockBatch();
+    batch.put(cid, bytes);
+    if (!into) await this.blocks.write(batch);
+    return cid;
+  }
+
+  async getBlock(cid: string): Promise<Uint8Array> {
+    const bytes = await this.blocks.bytes(parsedCid(cid));
+    if (!bytes) throw new ContentNotFoundError(cid);
+    return bytes;
+  }
+
+  async holds(cid: string): Promise<boolean> {
+    return this.blocks.holds(parsedCid(cid));
   }
 
   async pin(cid: string): Promise<void> {
@@ -136,17 +142,11 @@ export class EmbeddedStore implements ContentStore {
   }
 
   async unpin(cid: string): Promise<void> {
-    const key = parseIpfsPath(cid).cid.toString();
-    await Promise.all([this.blocks.unpin(key), this.legacyPins.remove(key)]);
-  }
-
-  flush(): Promise<void> {
-    return this.blocks.flushed();
+    await this.blocks.unpin(parseIpfsPath(cid).cid.toString());
   }
 
   async pins(): Promise<string[]> {
-    const all = new Set([...this.blocks.pins(), ...(await this.legacyPins.list())]);
-    return [...all].sort();
+    return this.blocks.pins().sort();
   }
 
   async health(): Promise<StoreHealth> {
@@ -158,9 +158,8 @@ export class EmbeddedStore implements ContentStore {
     }
   }
 
-  async close(): Promise<void> {
-    await this.blocks.close();
-  }
+  /** The environment belongs to whoever opened it (drive/services.ts): nothing to close here. */
+  async close(): Promise<void> {}
 
   private async resolve(path: string, options: SignalOptions): Promise<UnixFSEntry> {
     const parsed = parseIpfsPath(path);

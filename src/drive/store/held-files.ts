@@ -1,15 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { access, copyFile, link, mkdir, open, rename } from 'node:fs/promises';
+import { copyFile, link, mkdir, open, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Database, RootDatabase } from 'lmdb';
+import type { Database } from 'lmdb';
 import type { CID } from 'multiformats/cid';
 import { tempPathFor } from '../../fs/atomic.js';
-import { leafBlock, type LeafPlace } from './file-leaves.js';
-
-/** A leaf's place in a held file, as stored in LMDB. */
-interface HeldLeaf extends LeafPlace {
-  file: string;
-}
+import type { HeldLeaf } from '../db/records.js';
+import { leafBlock } from './file-leaves.js';
 
 /** A held file whose bytes no longer hash to the leaf they were held for: the store answers an error. */
 export class ChangedOnDiskError extends Error {
@@ -17,48 +13,46 @@ export class ChangedOnDiskError extends Error {
 }
 
 /**
- * Large files kept once: instead of copying a file's 256 KiB leaves into block files, the store keeps a
- * hard link to the file (`<store>/files/<id>`, the same bytes as the drive's file, written and flushed once by
- * staging) and, in LMDB, where each leaf's data sits in it. A leaf is rebuilt around its data when read and
- * checked against its CID, so a file changed in place is refused rather than served (as Kubo's filestore
- * does). The drive only ever replaces files by renaming, so the linked bytes stay the ones imported.
+ * Large files kept once: instead of copying a file's 256 KiB leaves into the store, the store keeps a hard
+ * link to the file (`<store>/files/<id>`, the same bytes as the drive's file, written and flushed once by
+ * staging) and, in the drive index, where each leaf's data sits in it. A leaf is rebuilt around its data when
+ * read and checked against its CID, so a file changed in place is refused rather than served (as Kubo's
+ * filestore does). The drive only ever replaces files by renaming, so the linked bytes stay the ones
+ * imported. The link is made when the file is imported; its leaves' places are written with the change that
+ * adds the file (db/commit.ts), so a link nothing names (a change that never committed) is the collector's.
  */
 export class HeldFiles {
-  private readonly leaves: Database<HeldLeaf, string>;
-
   constructor(
-    private readonly root: RootDatabase,
-    private readonly dir: string,
-  ) {
-    this.leaves = root.openDB<HeldLeaf, string>({ name: 'file-leaves' });
-  }
+    private readonly leaves: Pick<Database<HeldLeaf, string>, 'get' | 'doesExist'>,
+    readonly dir: string,
+  ) {}
 
   has(key: string): boolean {
     return this.leaves.doesExist(key);
   }
 
-  /**
-   * Records the leaves not already held, then links `path` in. Places are written first: a crash in between
-   * leaves places naming a file that does not exist, which `leaf` and the next `hold` treat as absent, and no
-   * bytes that nothing refers to.
-   */
-  async hold(path: string, leaves: ReadonlyMap<string, LeafPlace>): Promise<void> {
-    const file = randomBytes(16).toString('hex');
-    const present = new Map<string, Promise<boolean>>();
-    const fresh: [string, HeldLeaf][] = [];
-    for (const [key, place] of leaves) {
-      const known = this.leaves.get(key);
-      if (known) {
-        if (!present.has(known.file)) present.set(known.file, this.exists(known.file));
-        if (await present.get(known.file)) continue;
-      }
-      fresh.push([key, { file, ...place }]);
+  /** A name for a file about to be held: its leaves are placed under it before it is linked. */
+  newName(): string {
+    return randomBytes(16).toString('hex');
+  }
+
+  /** Links `path` in as `name` (a copy where the store is on another file system), flushed. */
+  async link(path: string, name: string): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    const target = join(this.dir, name);
+    try {
+      await link(path, target);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'EXDEV' && code !== 'EPERM') throw error;
+      const temp = tempPathFor(target);
+      await copyFile(path, temp);
+      const copy = await open(temp, 'r+');
+      await copy.sync().finally(() => copy.close());
+      await rename(temp, target);
     }
-    if (fresh.length === 0) return;
-    await this.root.transaction(() => {
-      for (const [key, held] of fresh) void this.leaves.put(key, held);
-    });
-    await this.link(path, join(this.dir, file));
+    const folder = await open(this.dir, 'r');
+    await folder.sync().finally(() => folder.close());
   }
 
   /** The leaf block for `cid`, read from its held file; undefined when not held (or its file is gone). */
@@ -81,30 +75,5 @@ export class HeldFiles {
     } finally {
       await handle.close();
     }
-  }
-
-  private exists(file: string): Promise<boolean> {
-    return access(join(this.dir, file)).then(
-      () => true,
-      () => false,
-    );
-  }
-
-  /** A hard link, or a copy where the store is on another file system; flushed with its directory entry. */
-  private async link(path: string, target: string): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
-    try {
-      await link(path, target);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'EXDEV' && code !== 'EPERM') throw error;
-      const temp = tempPathFor(target);
-      await copyFile(path, temp);
-      const copy = await open(temp, 'r+');
-      await copy.sync().finally(() => copy.close());
-      await rename(temp, target);
-    }
-    const folder = await open(this.dir, 'r');
-    await folder.sync().finally(() => folder.close());
   }
 }

@@ -41,7 +41,10 @@ export class KuboStore implements ContentStore {
     this.calls = new KuboCalls(api, options.timeoutMs ?? 30_000, options.logger, options.clock);
   }
 
-  /** Kubo receives the bytes over its API (its filestore needs `--nocopy` and a path Kubo can read). */
+  /**
+   * Kubo receives the bytes over its API (its filestore needs `--nocopy` and a path Kubo can read); it stores
+   * them at once, so a change's batch (`into`) is not used.
+   */
   addFile(path: string, options: AddOptions = {}): Promise<AddResult> {
     return this.add(createReadStream(path), options);
   }
@@ -128,6 +131,20 @@ export class KuboStore implements ContentStore {
     });
   }
 
+  async holds(cid: string): Promise<boolean> {
+    return this.stat(cid).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  async getBlock(cid: string, options: SignalOptions = {}): Promise<Uint8Array> {
+    const parsed = parseIpfsPath(cid);
+    return this.calls.call(parsed.path, options.signal, (signal) =>
+      this.client.block.get(parsed.cid, { signal }),
+    );
+  }
+
   async pin(cid: string): Promise<void> {
     const parsed = parseIpfsPath(cid);
     await this.calls.call(parsed.path, undefined, (signal) =>
@@ -145,9 +162,6 @@ export class KuboStore implements ContentStore {
       if (!isNotPinned(error)) throw error;
     }
   }
-
-  /** Kubo flushes its own datastore before answering a write. */
-  async flush(): Promise<void> {}
 
   async pins(): Promise<string[]> {
     return this.calls.call('pins', undefined, async (signal) => {

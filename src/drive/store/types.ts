@@ -1,4 +1,5 @@
 import { InvalidInput, DependencyError, NotFound } from '../../errors.js';
+import type { BlockBatch } from '../db/block-batch.js';
 
 /**
  * The content-addressed store the drive depends on. Two implementations: Kubo over its RPC API, and an
@@ -22,23 +23,23 @@ export interface ContentStore {
   ls(path: string, options?: SignalOptions): Promise<DirEntry[]>;
   /**
    * Stores one encoded dag-pb node (a directory built by the drive) and returns its CIDv0. `cid`: the one the
-   * drive's encoder computed from these bytes (store/dag.ts); the embedded store files the node under it
-   * without hashing it again (a folder of 2,500 files is some 125 KB to hash per upload), Kubo hashes it on
-   * its side and answers its own, which the caller compares.
+   * drive's encoder computed from these bytes; the embedded store files the node under it without hashing it
+   * again, Kubo hashes it on its side and answers its own, which the caller compares. `into`: see AddOptions.
    */
-  putBlock(bytes: Uint8Array, cid?: string): Promise<string>;
+  putBlock(bytes: Uint8Array, cid?: string, into?: BlockBatch): Promise<string>;
+  /** The bytes of one block (the drive reads back the nodes of the tree it changes). */
+  getBlock(cid: string, options?: SignalOptions): Promise<Uint8Array>;
+  /**
+   * Whether every block of the DAG under `cid` is here (the embedded store looks at each, reading inner
+   * nodes only; Kubo says whether it can stat it): what importing a drive of an earlier version verifies.
+   */
+  holds(cid: string): Promise<boolean>;
   /** Recursive pin; idempotent. */
   pin(cid: string): Promise<void>;
   /** Removes a recursive pin; unpinning something not pinned is not an error. */
   unpin(cid: string): Promise<void>;
   /** The recursively pinned CIDs. */
   pins(): Promise<string[]>;
-  /**
-   * Resolves once everything written so far survives a power cut. Writes resolve as soon as they are
-   * visible; a writer that is about to point at new content from elsewhere (the drive's manifest, a media
-   * record) waits for this once, whatever it wrote before.
-   */
-  flush(): Promise<void>;
   health(): Promise<StoreHealth>;
   close(): Promise<void>;
 }
@@ -50,6 +51,12 @@ export interface SignalOptions {
 export interface AddOptions extends SignalOptions {
   /** Pin the new file (Kubo's default too). Default true. */
   pin?: boolean;
+  /**
+   * The batch of the drive change this content belongs to (db/block-batch.ts): the embedded store puts the
+   * blocks there, and the change's transaction writes them, so nothing is stored before it is referred to.
+   * Without it the embedded store writes at once. Kubo stores at once either way.
+   */
+  into?: BlockBatch;
 }
 
 /** `addFile`'s options: the caller may already know the file's size (it wrote the file), or hold its bytes. */

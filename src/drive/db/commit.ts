@@ -1,0 +1,162 @@
+import { randomBytes } from 'node:crypto';
+import { nextGen, type DriveDb } from './drive-db.js';
+import type { BlockBatch } from './block-batch.js';
+import type { DriveHead, EntryRecord, FsIntent, MediaRecord, PageRecord } from './records.js';
+
+/**
+ * One change of one drive, as computed from the head whose `version` it names (changes/queue.ts): what the
+ * transaction writes. Everything a drive is changes here and only here.
+ */
+export interface DriveCommit {
+  hex: string;
+  /** The version the change was computed from; null for a drive the index does not know yet. */
+  basedOn: number | null;
+  head: DriveHead;
+  added: readonly EntryRecord[];
+  removed: readonly EntryRecord[];
+  /** Media records of files the change adds (a migrated drive's). */
+  media?: readonly { wrapper: string; record: MediaRecord }[];
+  rows: readonly { level: number; index: number; record: PageRecord | null }[];
+  /** Rows of the manifest's tree above this level are dropped (the tree got shorter), or null. */
+  dropRowsAbove: number | null;
+  blocks: BlockBatch;
+  /** CIDs handed to clients by this change (its root, new wrappers): kept readable STORE_KEEP_ROOTS_S. */
+  handedOut: readonly string[];
+  /** File operations the change owes the drive's folders. */
+  intents: readonly FsIntent[];
+  /** Unix seconds, for `roots`. */
+  at: number;
+}
+
+export type CommitOutcome = { ok: true; intentIds: string[] } | { ok: false; reason: 'conflict' };
+
+/** Writes a change's blocks, or marks the ones it reuses: either way the collector spares them (gc/). */
+export function writeBlocks(db: DriveDb, blocks: BlockBatch, gen: number): void {
+  for (const [cid, bytes] of blocks.blocks) {
+    if (!db.blocks.doesExist(cid))
+      void db.blocks.put(cid, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    void db.blockGen.put(cid, gen);
+  }
+  for (const [cid, leaf] of blocks.leaves) {
+    // The newest holding serves the leaf: an older held file nothing names any more is collected.
+    void db.fileLeaves.put(cid, leaf);
+    void db.blockGen.put(cid, gen);
+  }
+}
+
+/**
+ * Adds `delta` to a reference count. A count reaching 0 is removed, and the CID is kept as handed out at `at`:
+ * a deleted file's wrapper and media stay readable STORE_KEEP_ROOTS_S more, as a superseded root does.
+ */
+export function countRef(db: DriveDb, cid: string, delta: number, at: number): void {
+  const count = (db.pinRefs.get(cid) ?? 0) + delta;
+  if (count > 0) void db.pinRefs.put(cid, count);
+  else {
+    void db.pinRefs.remove(cid);
+    void db.roots.put(cid, at);
+  }
+}
+
+function countHolder(db: DriveDb, key: [string, string], delta: number): void {
+  const count = (db.holders.get(key) ?? 0) + delta;
+  if (count > 0) void db.holders.put(key, count);
+  else void db.holders.remove(key);
+}
+
+function dropMedia(db: DriveDb, hex: string, wrapper: string, at: number): void {
+  const record = db.media.get([hex, wrapper]);
+  if (!record) return;
+  void db.media.remove([hex, wrapper]);
+  countRef(db, record.bundle, -1, at);
+}
+
+export const wrapperOfLink = (link: string) => link.split('/')[0]!;
+
+/**
+ * Commits a change in one LMDB transaction (a child transaction of lmdb-js's batch: changes committed at
+ * the same moment share one flush, and one failing aborts only itself). Refused, with nothing written, when
+ * the drive's head is no longer the one the change was computed from.
+ */
+export function commitChange(db: DriveDb, change: DriveCommit): Promise<CommitOutcome> {
+  return db.root.childTransaction((): CommitOutcome => {
+    const current = db.drives.get(change.hex);
+    if ((current?.version ?? null) !== change.basedOn) return { ok: false, reason: 'conflict' };
+    const gen = nextGen(db);
+    writeBlocks(db, change.blocks, gen);
+    const { hex } = change;
+    for (const entry of change.removed) {
+      void db.entries.remove([hex, entry.seq]);
+      void db.paths.remove([hex, entry.path]);
+      void db.hashes.remove([hex, entry.sha256, entry.seq]);
+      countHolder(db, [entry.sha256, hex], -1);
+      countRef(db, wrapperOfLink(entry.ipfs_link), -1, change.at);
+      // Its thumbnail, GIF and info document go with it.
+      dropMedia(db, hex, wrapperOfLink(entry.ipfs_link), change.at);
+    }
+    for (const entry of change.added) {
+      void db.entries.put([hex, entry.seq], entry);
+      void db.paths.put([hex, entry.path], entry.seq);
+      void db.hashes.put([hex, entry.sha256, entry.seq], true);
+      countHolder(db, [entry.sha256, hex], 1);
+      countRef(db, wrapperOfLink(entry.ipfs_link), 1, change.at);
+    }
+    for (const { wrapper, record } of change.media ?? []) {
+      void db.media.put([hex, wrapper], record);
+      countRef(db, record.bundle, 1, change.at);
+    }
+    if (change.dropRowsAbove !== null)
+      for (const key of db.pages.getKeys({
+        start: [hex, change.dropRowsAbove + 1, 0],
+        end: [hex, Infinity, 0],
+      }))
+        void db.pages.remove(key);
+    for (const { level, index, record } of change.rows) {
+      if (record) void db.pages.put([hex, level, index], record);
+      else void db.pages.remove([hex, level, index]);
+    }
+    for (const cid of change.handedOut) void db.roots.put(cid, change.at);
+    const intentIds: string[] = [];
+    for (const intent of change.intents) {
+      const id = randomBytes(8).toString('hex');
+      intentIds.push(id);
+      void db.intents.put([hex, id], intent);
+    }
+    void db.drives.put(hex, change.head);
+    return { ok: true, intentIds };
+  }) as Promise<CommitOutcome>;
+}
+
+/**
+ * Attaches media to a file still in the drive (media/service.ts): a transaction of its own, with its blocks.
+ * False when the file left the drive meanwhile (nothing is written then).
+ */
+export function commitMedia(
+  db: DriveDb,
+  hex: string,
+  path: string,
+  wrapper: string,
+  record: MediaRecord,
+  blocks: BlockBatch,
+  at: number,
+): Promise<boolean> {
+  return db.root.childTransaction(() => {
+    const seq = db.paths.get([hex, path]);
+    const entry = seq === undefined ? undefined : db.entries.get([hex, seq]);
+    if (!entry || wrapperOfLink(entry.ipfs_link) !== wrapper) return false;
+    writeBlocks(db, blocks, nextGen(db));
+    dropMedia(db, hex, wrapper, at);
+    void db.media.put([hex, wrapper], record);
+    countRef(db, record.bundle, 1, at);
+    // Readable for a while after the file goes, as the file's own wrapper is.
+    for (const cid of [record.bundle, record.info, record.thumbnail, record.gifanim])
+      if (cid) void db.roots.put(cid, at);
+    return true;
+  }) as Promise<boolean>;
+}
+
+/** Clears file operations done (outside any change: a lost clear is only redone, harmlessly, at start). */
+export function clearIntents(db: DriveDb, hex: string, ids: readonly string[]): Promise<unknown> {
+  return Promise.all(ids.map((id) => db.intents.remove([hex, id])));
+}
+
+export type { DriveHead, EntryRecord, FsIntent, MediaRecord };

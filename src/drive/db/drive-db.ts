@@ -1,0 +1,90 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { open, type Database, type RootDatabase } from 'lmdb';
+import type { DriveHead, EntryRecord, FsIntent, HeldLeaf, MediaRecord, PageRecord } from './records.js';
+
+/**
+ * The drives' one environment (`DATA_ROOT/ipfs-store/lmdb`): the index of every drive and the embedded
+ * content store's blocks, so that a change (its blocks, entries, pins, blob holders, media, new root) is one
+ * transaction, across the processes of a PM2 cluster and the CLI alike. Readers read snapshots; nothing
+ * outside this environment is the truth about a drive (docs/data-layout.md).
+ */
+export interface DriveDb {
+  root: RootDatabase;
+  /** CID → a block of the embedded store (Kubo keeps its own). */
+  blocks: Database<Buffer, string>;
+  /** Leaf CID → where that leaf's data sits in a file held by link (`ipfs-store/files/<file>`). */
+  fileLeaves: Database<HeldLeaf, string>;
+  /** CID → the change (`meta` gen) that last wrote or reused it: the collector spares what came after it. */
+  blockGen: Database<number, string>;
+  /** CID → date: recursive pins asked through ContentStore.pin (the drive's own are `pinRefs`). */
+  pins: Database<string, string>;
+  /** hex → the drive's head. */
+  drives: Database<DriveHead, string>;
+  /** [hex, seq] → the file added as that drive's seq-th. */
+  entries: Database<EntryRecord, [string, number]>;
+  /** [hex, path] → seq. */
+  paths: Database<number, [string, string]>;
+  /** [hex, sha256, seq]: a drive's files by content. */
+  hashes: Database<true, [string, string, number]>;
+  /** [sha256, hex] → how many of that drive's files hold these bytes (the blob index). */
+  holders: Database<number, [string, string]>;
+  /** CID → how many drive files and media records keep it (wrappers, media folders): never below 1. */
+  pinRefs: Database<number, string>;
+  /** CID → unix seconds it was last handed out (a root, a wrapper): kept STORE_KEEP_ROOTS_S after. */
+  roots: Database<number, string>;
+  /** [hex, wrapper CID] → the media made for that file. */
+  media: Database<MediaRecord, [string, string]>;
+  /** [hex, level, index] → a node of the drive's published manifest (tree/manifest-tree.ts). */
+  pages: Database<PageRecord, [string, number, number]>;
+  /** [hex, id] → a file operation a committed change still owes the drive's folders. */
+  intents: Database<FsIntent, [string, string]>;
+  /** Counters and markers: `gen`, `gc`, `migration`. */
+  meta: Database<unknown, string>;
+  close(): Promise<void>;
+}
+
+/** The environment's folder inside the store's directory (`DATA_ROOT/ipfs-store`). */
+export const driveDbPath = (storeDir: string) => join(storeDir, 'lmdb');
+
+export async function openDriveDb(storeDir: string): Promise<DriveDb> {
+  const path = driveDbPath(storeDir);
+  await mkdir(path, { recursive: true, mode: 0o700 });
+  // A failed commit (a full disk) rejects its own transaction; commits are durable once `root.flushed`
+  // resolves, and their flush overlaps the next transaction (lmdb-js overlappingSync).
+  const root = open({ path, compression: false, separateFlushed: true, maxDbs: 32 });
+  return {
+    root,
+    blocks: root.openDB<Buffer, string>({ name: 'blocks', encoding: 'binary' }),
+    fileLeaves: root.openDB<HeldLeaf, string>({ name: 'file-leaves' }),
+    blockGen: root.openDB<number, string>({ name: 'block-gen' }),
+    pins: root.openDB<string, string>({ name: 'pins', encoding: 'string' }),
+    drives: root.openDB<DriveHead, string>({ name: 'drives' }),
+    entries: root.openDB<EntryRecord, [string, number]>({ name: 'entries' }),
+    paths: root.openDB<number, [string, string]>({ name: 'paths' }),
+    hashes: root.openDB<true, [string, string, number]>({ name: 'hashes' }),
+    holders: root.openDB<number, [string, string]>({ name: 'holders' }),
+    pinRefs: root.openDB<number, string>({ name: 'pin-refs' }),
+    roots: root.openDB<number, string>({ name: 'roots' }),
+    media: root.openDB<MediaRecord, [string, string]>({ name: 'media' }),
+    pages: root.openDB<PageRecord, [string, number, number]>({ name: 'pages' }),
+    intents: root.openDB<FsIntent, [string, string]>({ name: 'fs-intents' }),
+    meta: root.openDB<unknown, string>({ name: 'meta' }),
+    close: () => root.close(),
+  };
+}
+
+/** Within a write transaction: the next change number, recorded as the one now running. */
+export function nextGen(db: Pick<DriveDb, 'meta'>): number {
+  const gen = ((db.meta.get('gen') as number | undefined) ?? 0) + 1;
+  void db.meta.put('gen', gen);
+  return gen;
+}
+
+/** The last change number committed (outside a transaction: as of this read). */
+export function currentGen(db: Pick<DriveDb, 'meta'>): number {
+  return (db.meta.get('gen') as number | undefined) ?? 0;
+}
+
+/** Upper bound of a string key component in ranges: above every CID, path or hex. */
+export const LAST = '\uffff';
