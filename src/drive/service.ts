@@ -27,7 +27,7 @@ export type { DriveFileResult };
 /** What the drive asks of the content store. */
 export type DriveStore = Pick<
   ContentStore,
-  'kind' | 'addFile' | 'add' | 'cat' | 'stat' | 'getBlock' | 'putBlock' | 'pin'
+  'kind' | 'addFile' | 'add' | 'cat' | 'stat' | 'getBlock' | 'putBlock' | 'pin' | 'abandon'
 >;
 
 export interface DriveServiceDeps extends DriveReaderDeps {

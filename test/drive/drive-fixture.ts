@@ -50,7 +50,6 @@ export async function openDriveAt(
     HOME: root,
     DATA_ROOT: root,
     TMP_DIR: join(root, 'tmp'),
-    DRIVE_QUOTA_MB: String(Math.ceil((options.quotaBytes ?? 1024 ** 4) / 1024 ** 2)),
     ...options.env,
   });
   return openDriveServices(

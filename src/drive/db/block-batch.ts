@@ -33,6 +33,11 @@ export class BlockBatch {
     for (const [cid, leaf] of other.leaves) this.leaves.set(cid, leaf);
   }
 
+  /** The held files the batch's leaves sit in. */
+  heldFiles(): Set<string> {
+    return new Set([...this.leaves.values()].map((leaf) => leaf.file));
+  }
+
   get bytes(): number {
     let total = 0;
     for (const bytes of this.blocks.values()) total += bytes.byteLength;

@@ -37,11 +37,15 @@ export function writeBlocks(db: DriveDb, blocks: BlockBatch, gen: number): void 
       void db.blocks.put(cid, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     void db.blockGen.put(cid, gen);
   }
+  const files = new Set<string>();
   for (const [cid, leaf] of blocks.leaves) {
     // The newest holding serves the leaf: an older held file nothing names any more is collected.
     void db.fileLeaves.put(cid, leaf);
     void db.blockGen.put(cid, gen);
+    files.add(leaf.file);
   }
+  // Named by leaves now: the import's claim on its file is no longer needed.
+  for (const file of files) void db.imports.remove(file);
 }
 
 /**

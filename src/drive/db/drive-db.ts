@@ -15,6 +15,11 @@ export interface DriveDb {
   blocks: Database<Buffer, string>;
   /** Leaf CID → where that leaf's data sits in a file held by link (`ipfs-store/files/<file>`). */
   fileLeaves: Database<HeldLeaf, string>;
+  /**
+   * Held file name → the import that linked it and when, until the change that refers to it commits: the
+   * collector leaves such a file alone (store/held-files.ts).
+   */
+  imports: Database<{ holder: string; at: number }, string>;
   /** CID → the change (`meta` gen) that last wrote or reused it: the collector spares what came after it. */
   blockGen: Database<number, string>;
   /** CID → date: recursive pins asked through ContentStore.pin (the drive's own are `pinRefs`). */
@@ -41,8 +46,23 @@ export interface DriveDb {
   intents: Database<FsIntent, [string, string]>;
   /** Counters and markers: `gen`, `gc`, `migration`. */
   meta: Database<unknown, string>;
+  /**
+   * Bytes of the environment's pages holding data. The file keeps the size of its fullest moment: LMDB reuses
+   * freed pages for later writes and never gives them back to the file system.
+   */
+  usedBytes(): number;
   close(): Promise<void>;
 }
+
+interface PageStats {
+  pageSize: number;
+  treeBranchPageCount: number;
+  treeLeafPageCount: number;
+  overflowPages: number;
+}
+
+const pagesOf = (stats: PageStats) =>
+  stats.treeBranchPageCount + stats.treeLeafPageCount + stats.overflowPages;
 
 /** The environment's folder inside the store's directory (`DATA_ROOT/ipfs-store`). */
 export const driveDbPath = (storeDir: string) => join(storeDir, 'lmdb');
@@ -53,11 +73,11 @@ export async function openDriveDb(storeDir: string): Promise<DriveDb> {
   // A failed commit (a full disk) rejects its own transaction; commits are durable once `root.flushed`
   // resolves, and their flush overlaps the next transaction (lmdb-js overlappingSync).
   const root = open({ path, compression: false, separateFlushed: true, maxDbs: 32 });
-  return {
-    root,
+  const dbs = {
     blocks: root.openDB<Buffer, string>({ name: 'blocks', encoding: 'binary' }),
     fileLeaves: root.openDB<HeldLeaf, string>({ name: 'file-leaves' }),
     blockGen: root.openDB<number, string>({ name: 'block-gen' }),
+    imports: root.openDB<{ holder: string; at: number }, string>({ name: 'held-imports' }),
     pins: root.openDB<string, string>({ name: 'pins', encoding: 'string' }),
     drives: root.openDB<DriveHead, string>({ name: 'drives' }),
     entries: root.openDB<EntryRecord, [string, number]>({ name: 'entries' }),
@@ -70,6 +90,16 @@ export async function openDriveDb(storeDir: string): Promise<DriveDb> {
     pages: root.openDB<PageRecord, [string, number, number]>({ name: 'pages' }),
     intents: root.openDB<FsIntent, [string, string]>({ name: 'fs-intents' }),
     meta: root.openDB<unknown, string>({ name: 'meta' }),
+  };
+  return {
+    root,
+    ...dbs,
+    usedBytes: () => {
+      const main = root.getStats() as PageStats;
+      let pages = pagesOf(main);
+      for (const db of Object.values(dbs)) pages += pagesOf(db.getStats() as PageStats);
+      return pages * main.pageSize;
+    },
     close: () => root.close(),
   };
 }

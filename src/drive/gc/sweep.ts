@@ -1,9 +1,10 @@
-import { readdir, stat, unlink } from 'node:fs/promises';
+import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { base32upper } from 'multiformats/bases/base32';
 import { CID } from 'multiformats/cid';
 import { decode as decodeDigest } from 'multiformats/hashes/digest';
 import type { Database } from 'lmdb';
+import { holderIsGone } from '../../process/identity.js';
 import type { DriveDb } from '../db/drive-db.js';
 import type { Marked } from './mark.js';
 
@@ -11,10 +12,10 @@ import type { Marked } from './mark.js';
 const KEYS_PER_TRANSACTION = 1_000;
 
 /**
- * A held file nothing names yet may be an import waiting for its change to commit (held-files.ts): only a
- * file linked this long ago and still named by nothing is removed.
+ * A held file nothing names yet may be an import waiting for its change to commit: it is claimed (db/drive-db.ts
+ * `imports`) until then. A claim of a process that is gone, or older than this, no longer protects it.
  */
-export const HELD_FILE_GRACE_MS = 3_600_000;
+export const IMPORT_CLAIM_MS = 24 * 3_600_000;
 
 export interface SweepReport {
   blocks: number;
@@ -63,16 +64,19 @@ async function sweepTable(
   return { removed, bytes };
 }
 
-/** Held files no leaf names any more (and linked long enough ago: see HELD_FILE_GRACE_MS). */
-async function sweepHeldFiles(db: DriveDb, dir: string, now: number): Promise<number> {
-  // Listed before the leaves are read: a file linked after the listing is not looked at.
+/** Held files no leaf names and no live import claims (see IMPORT_CLAIM_MS). */
+async function sweepHeldFiles(db: DriveDb, dir: string): Promise<number> {
+  // Listed before the leaves and claims are read: a file linked after the listing is not looked at, and one
+  // linked before it was claimed before it (store/held-files.ts).
   const names = await readdir(dir).catch(() => [] as string[]);
-  const named = new Set<string>();
-  for (const { value } of db.fileLeaves.getRange()) named.add(value.file);
+  const kept = new Set<string>();
+  for (const { value } of db.fileLeaves.getRange()) kept.add(value.file);
+  for (const { key, value } of db.imports.getRange()) {
+    if (!holderIsGone(value.holder) && Date.now() - value.at < IMPORT_CLAIM_MS) kept.add(key);
+    else await db.imports.remove(key);
+  }
   let removed = 0;
-  for (const name of names.filter((n) => !named.has(n) && !n.startsWith('.'))) {
-    const info = await stat(join(dir, name)).catch(() => null);
-    if (!info || now - info.ctimeMs < HELD_FILE_GRACE_MS) continue;
+  for (const name of names.filter((n) => !kept.has(n) && !n.startsWith('.'))) {
     await unlink(join(dir, name)).catch(() => undefined);
     removed += 1;
   }
@@ -112,7 +116,7 @@ export async function sweepStore(
     (key) => db.blocks.getBinaryFast(key)?.length ?? 0,
   );
   const leaves = await sweepTable(db, db.fileLeaves as never, marked, () => 0);
-  const files = await sweepHeldFiles(db, join(storeDir, 'files'), now);
+  const files = await sweepHeldFiles(db, join(storeDir, 'files'));
   const legacyBlocks = await sweepLegacyBlocks(join(storeDir, 'blocks'), marked);
   // Change numbers of keys no table holds any more (a block removed, or written by a change with Kubo).
   await sweepTable(db, db.blockGen as never, marked, () => 0);

@@ -27,7 +27,7 @@ export class BlockStorage {
     private readonly legacy: Pick<FsBlockstore, 'get' | 'has'>,
     readonly dir: string,
   ) {
-    this.held = new HeldFiles(db.fileLeaves, join(dir, 'files'));
+    this.held = new HeldFiles(db.fileLeaves, db.imports, join(dir, 'files'));
   }
 
   /** `dir` is the store's directory (`DATA_ROOT/ipfs-store`); `db` the environment opened in it. */
@@ -69,12 +69,19 @@ export class BlockStorage {
     await this.db.root.flushed;
   }
 
-  /** Whether every block under `cid` is here: inner nodes are read, leaves only looked up. */
+  /** Whether every block under `cid` is here: inner nodes are read, leaves only looked up (and their file). */
   async holds(cid: CID): Promise<boolean> {
     const pending = [cid];
+    const files = new Map<string, Promise<boolean>>();
     for (let next = pending.pop(); next; next = pending.pop()) {
       const key = next.toString();
-      if (this.held.has(key)) continue; // a held file's leaf: links nothing
+      const leaf = this.db.fileLeaves.get(key);
+      if (leaf) {
+        // A held file's leaf links nothing; its file must still be there.
+        if (!files.has(leaf.file)) files.set(leaf.file, this.held.fileExists(leaf.file));
+        if (!(await files.get(leaf.file))) return false;
+        continue;
+      }
       const bytes = this.db.blocks.getBinary(key) ?? (await this.bytes(next));
       if (!bytes) return false;
       if (!linksNothing(bytes)) for (const link of dagPb.decode(bytes).Links) pending.push(link.Hash);

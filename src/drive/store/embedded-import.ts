@@ -6,7 +6,7 @@ import type { BlockBatch } from '../db/block-batch.js';
 import { translate } from './embedded-errors.js';
 import { buildLeaf, leanLeaves } from './lean-leaves.js';
 import type { HeldFiles } from './held-files.js';
-import { placedLeaves } from './file-leaves.js';
+import { leafCid, leafFraming, placedLeaves } from './file-leaves.js';
 import type { AddFileOptions } from './types.js';
 
 /**
@@ -22,13 +22,6 @@ const KUBO_DEFAULTS = {
 
 /** Kubo's chunk size (`size-262144`): a file up to this size is a single leaf. */
 const CHUNK_BYTES = 256 * 1024;
-
-/**
- * Files up to this size are imported into the batch, hence into LMDB, whole; a larger file is held by link
- * (held-files.ts): its leaves stay in the file, only its inner nodes are blocks. LMDB keeps pages it writes
- * mapped (file-backed memory, /health's `memory.file_backed_mb`), and a block file costs nothing resident.
- */
-export const SMALL_FILE_BYTES = 1024 * 1024;
 
 /** Reads of a file being imported: four chunks at a time. */
 const READ_CHUNK_BYTES = 1024 * 1024;
@@ -54,10 +47,11 @@ export async function importStream(batch: BlockBatch, content: AsyncIterable<Uin
 }
 
 /**
- * Imports a file on disk into `batch`. One of a single chunk held in memory is one leaf, which Kubo's
- * importer makes the file's root (reduceSingleLeafToSelf): built directly, without the importer's machinery
- * or reading the file. One past SMALL_FILE_BYTES is held by link: its bytes are written once, by whoever
- * wrote the file.
+ * Imports a file on disk into `batch`, held by link (held-files.ts): its bytes are written once, by whoever
+ * wrote the file, and the store keeps a link to it and where each leaf sits; only a file of several leaves
+ * has blocks of its own (its inner nodes), and the empty file its one leaf. A file of one chunk held in
+ * memory (staging keeps small uploads whole) is one leaf, which Kubo's importer makes the file's root
+ * (reduceSingleLeafToSelf): its CID is hashed from those bytes, without the importer or reading the file.
  */
 export async function importFileAt(
   batch: BlockBatch,
@@ -66,20 +60,27 @@ export async function importFileAt(
   options: AddFileOptions,
 ): Promise<Imported> {
   const size = options.bytes?.length ?? options.size ?? (await stat(path)).size;
-  if (options.bytes && size > 0 && size <= CHUNK_BYTES) {
-    const { cid, block } = await buildLeaf(options.bytes);
+  if (size === 0) {
+    const { cid, block } = await buildLeaf(new Uint8Array(0));
     batch.put(cid.toString(), block);
     return { cid, dagSize: block.length, size };
   }
-  if (size <= SMALL_FILE_BYTES) return importStream(batch, createReadStream(path));
   const file = held.newName();
-  const bufferImporter = placedLeaves((cid, where) => batch.hold(cid.toString(), { file, ...where }));
-  const content = createReadStream(path, { highWaterMark: READ_CHUNK_BYTES });
-  const result = await importFile({ content }, into(batch), { ...KUBO_DEFAULTS, bufferImporter }).catch(
-    failed,
-  );
+  let result: Imported;
+  if (options.bytes && size <= CHUNK_BYTES) {
+    const cid = leafCid(options.bytes);
+    batch.hold(cid.toString(), { file, offset: 0, length: size });
+    const { prefix, suffix } = leafFraming(size);
+    result = { cid, dagSize: prefix.length + size + suffix.length, size };
+  } else {
+    const bufferImporter = placedLeaves((cid, where) => batch.hold(cid.toString(), { file, ...where }));
+    const content = createReadStream(path, { highWaterMark: READ_CHUNK_BYTES });
+    result = imported(
+      await importFile({ content }, into(batch), { ...KUBO_DEFAULTS, bufferImporter }).catch(failed),
+    );
+  }
   await held.link(path, file);
-  return imported(result);
+  return result;
 }
 
 function imported(result: { cid: CID; size: bigint; unixfs?: { fileSize(): bigint } }): Imported {

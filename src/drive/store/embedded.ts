@@ -131,6 +131,10 @@ export class EmbeddedStore implements ContentStore {
     return bytes;
   }
 
+  abandon(batch: BlockBatch): Promise<void> {
+    return this.blocks.held.abandon(batch.heldFiles());
+  }
+
   async holds(cid: string): Promise<boolean> {
     return this.blocks.holds(parsedCid(cid));
   }

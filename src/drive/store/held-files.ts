@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { copyFile, link, mkdir, open, rename } from 'node:fs/promises';
+import { access, copyFile, link, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Database } from 'lmdb';
 import type { CID } from 'multiformats/cid';
 import { tempPathFor } from '../../fs/atomic.js';
+import { processInstance } from '../../process/identity.js';
 import type { HeldLeaf } from '../db/records.js';
 import { leafBlock } from './file-leaves.js';
 
@@ -18,12 +19,15 @@ export class ChangedOnDiskError extends Error {
  * staging) and, in the drive index, where each leaf's data sits in it. A leaf is rebuilt around its data when
  * read and checked against its CID, so a file changed in place is refused rather than served (as Kubo's
  * filestore does). The drive only ever replaces files by renaming, so the linked bytes stay the ones
- * imported. The link is made when the file is imported; its leaves' places are written with the change that
- * adds the file (db/commit.ts), so a link nothing names (a change that never committed) is the collector's.
+ * imported. The link is made when the file is imported, claimed in `imports` first; its leaves' places are
+ * written with the change that adds the file (db/commit.ts), which lifts the claim. A link nothing names and
+ * nobody claims (a change that never committed, its process gone) is the collector's (gc/sweep.ts).
  */
 export class HeldFiles {
   constructor(
     private readonly leaves: Pick<Database<HeldLeaf, string>, 'get' | 'doesExist'>,
+    /** Held files linked by imports whose change has not committed yet (db/drive-db.ts `imports`). */
+    private readonly imports: Pick<Database<{ holder: string; at: number }, string>, 'put' | 'remove'>,
     readonly dir: string,
   ) {}
 
@@ -31,17 +35,40 @@ export class HeldFiles {
     return this.leaves.doesExist(key);
   }
 
+  /** Gives up held files an import linked for a change that will not come (refused, failed, not needed). */
+  async abandon(names: Iterable<string>): Promise<void> {
+    for (const name of names) {
+      await unlink(join(this.dir, name)).catch(() => undefined);
+      await this.imports.remove(name);
+    }
+  }
+
+  fileExists(name: string): Promise<boolean> {
+    return access(join(this.dir, name)).then(
+      () => true,
+      () => false,
+    );
+  }
+
   /** A name for a file about to be held: its leaves are placed under it before it is linked. */
   newName(): string {
     return randomBytes(16).toString('hex');
   }
 
-  /** Links `path` in as `name` (a copy where the store is on another file system), flushed. */
+  /**
+   * Links `path` in as `name` (a copy where the store is on another file system); resolves once the link is
+   * on disk. The folder's flush is shared by every link made meanwhile (a group flush, as a commit's).
+   */
   async link(path: string, name: string): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
+    // Claimed before it exists: a collection that lists the folder after the link sees the claim.
+    await this.imports.put(name, { holder: processInstance, at: Date.now() });
     const target = join(this.dir, name);
     try {
-      await link(path, target);
+      await link(path, target).catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+        await mkdir(this.dir, { recursive: true });
+        await link(path, target);
+      });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'EXDEV' && code !== 'EPERM') throw error;
@@ -51,6 +78,28 @@ export class HeldFiles {
       await copy.sync().finally(() => copy.close());
       await rename(temp, target);
     }
+    await this.flushed();
+  }
+
+  /** The folder flushed after every link made so far: one flush running, at most one more asked for. */
+  private flushing: Promise<void> | null = null;
+  private next: Promise<void> | null = null;
+
+  private flushed(): Promise<void> {
+    if (!this.flushing) {
+      this.flushing = this.flushDir().finally(() => (this.flushing = null));
+      return this.flushing;
+    }
+    this.next ??= this.flushing
+      .catch(() => undefined)
+      .then(() => {
+        this.next = null;
+        return this.flushed();
+      });
+    return this.next;
+  }
+
+  private async flushDir(): Promise<void> {
     const folder = await open(this.dir, 'r');
     await folder.sync().finally(() => folder.close());
   }

@@ -34,6 +34,11 @@ export interface ContentStore {
    * nodes only; Kubo says whether it can stat it): what importing a drive of an earlier version verifies.
    */
   holds(cid: string): Promise<boolean>;
+  /**
+   * Gives up what importing into `batch` left outside it (the embedded store's held files) when the change
+   * it was for will not commit; a no-op for Kubo.
+   */
+  abandon(batch: BlockBatch): Promise<void>;
   /** Recursive pin; idempotent. */
   pin(cid: string): Promise<void>;
   /** Removes a recursive pin; unpinning something not pinned is not an error. */

@@ -98,7 +98,7 @@ export async function editManifest(
   if (after && after.min !== before?.min) pages.add(pageOf(after.min));
   for (const page of pages) {
     const files = view.entriesBetween(page * PAGE_FILES, (page + 1) * PAGE_FILES);
-    const text = files.map((f) => (f.seq === after?.min ? '\n' : ',\n') + view.line(f)).join('');
+    const text = files.map((f) => (f.seq === after?.min ? '' : ',\n') + view.line(f)).join('');
     set(0, page, files.length > 0 ? await leaf(store, text) : null);
   }
   const oldLevels = before ? levelsFor(pageOf(before.max)) : 0;
