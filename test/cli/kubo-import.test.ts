@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CarWriter } from '@ipld/car/writer';
@@ -12,7 +12,8 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
-import { createDriveService, openContentStore } from '../../src/drive/plugin.js';
+import { openDriveDb } from '../../src/drive/db/drive-db.js';
+import { openDriveServices } from '../../src/drive/services.js';
 import { BlockStorage } from '../../src/drive/store/block-storage.js';
 import { KuboStore } from '../../src/drive/store/kubo.js';
 import { UserStore } from '../../src/identity/user-store.js';
@@ -55,6 +56,8 @@ describe('station kubo import', () => {
   let config: Config;
   let kubo: FakeKubo;
   const uploaded: Uploaded[] = [];
+  /** The drive's file of more than 1 MiB, which the embedded store holds by a hard link, not as blocks. */
+  let heldFile = '';
 
   const station = (...args: string[]) =>
     run(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts'), 'kubo', ...args], {
@@ -74,8 +77,9 @@ describe('station kubo import', () => {
       logger,
       watch: false,
     });
-    const store = await openContentStore(config);
-    const drive = createDriveService(config, { store, users, clock: systemClock, logger });
+    const services = await openDriveServices(config, { users, clock: systemClock, logger });
+    const { drive } = services;
+    expect(services.store.kind).toBe('embedded');
     const contents: Array<Array<[string, Buffer]>> = [
       [['note.txt', Buffer.from('a small note')]],
       // Past 1 MiB: the embedded store holds the file itself and serves its leaves from it (held-files.ts).
@@ -92,11 +96,11 @@ describe('station kubo import', () => {
         const added = await drive.addStream(user, name, once(bytes), { kind: 'cli' });
         root = added.rootCid;
         files.push({ link: added.entry.ipfs_link, sha256: createHash('sha256').update(bytes).digest('hex') });
+        if (bytes.length > 1024 * 1024) heldFile = join(users.dirFor(email), added.filePath);
       }
       uploaded.push({ email, root, files });
     }
-    await drive.drain();
-    await store.close();
+    await services.close();
     users.close();
     kubo = await startFakeKubo();
   });
@@ -106,7 +110,14 @@ describe('station kubo import', () => {
   });
 
   it('sends every block of each drive to Kubo with matching CIDs and pins the roots, twice over', async () => {
-    expect(await readdir(join(config.dataRoot, 'ipfs-store', 'files'))).toHaveLength(1);
+    // Its leaves are read from the held file (held-files.ts), not from LMDB.
+    const held = await stat(heldFile);
+    expect(held.nlink).toBe(2);
+    const links = await readdir(join(config.dataRoot, 'ipfs-store', 'files'));
+    const inodes = await Promise.all(
+      links.map(async (name) => (await stat(join(config.dataRoot, 'ipfs-store', 'files', name))).ino),
+    );
+    expect(inodes).toContain(held.ino);
     const expected = uploaded.map((u) =>
       expect.stringMatching(new RegExp(`^${u.email}\\t${u.root}\\t\\d+\\t\\d+$`)),
     );
@@ -114,14 +125,16 @@ describe('station kubo import', () => {
       const { stdout } = await station('import', '--ipfs-api', kubo.url);
       expect(stdout.trim().split('\n')).toEqual(expected);
     }
-    const blocks = await BlockStorage.open(join(config.dataRoot, 'ipfs-store'));
+    const storeDir = join(config.dataRoot, 'ipfs-store');
+    const db = await openDriveDb(storeDir);
     try {
+      const blocks = await BlockStorage.open(storeDir, db);
       for (const drive of uploaded) {
         const dag = await dagOf(blocks, drive.root);
         for (const [cid, bytes] of dag) expect(Buffer.from(kubo.imported.get(cid) ?? [])).toEqual(bytes);
       }
     } finally {
-      await blocks.close();
+      await db.close();
     }
     const viaKubo = new KuboStore(kubo.url);
     const pins = await viaKubo.pins();

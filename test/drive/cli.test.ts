@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserStore } from '../../src/identity/user-store.js';
 import { tempDir } from '../helpers/temp.js';
-import { addRecursiveCid } from './drive-fixture.js';
+import { openDriveAt } from './drive-fixture.js';
+import { expectPublishedAsOnDisk } from './published-tree.js';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -48,8 +49,12 @@ describe('station drive (CLI)', () => {
       file_cid: expect.stringMatching(/^Qm/),
       new_cid: expect.stringMatching(/^Qm/),
     });
-    const driveDir = join(dir.path, '.zen', 'game', 'nostr', 'scraper@example.org', 'APP', 'uDRIVE');
-    expect(answer.new_cid).toBe(await addRecursiveCid(driveDir));
+    const dataRoot = join(dir.path, '.zen', 'game');
+    const driveDir = join(dataRoot, 'nostr', 'scraper@example.org', 'APP', 'uDRIVE');
+    // The CLI writes the drive's manifest.json (an export of the index) before it exits.
+    const exported = JSON.parse(await readFile(join(driveDir, 'manifest.json'), 'utf8'));
+    expect(exported).toMatchObject({ root_cid: answer.new_cid, total_files: 1, exported_from: 'index' });
+    expect(exported).not.toHaveProperty('log_seq');
 
     // A cookie file never goes to the drive; the other files of the same call still do (exit 1 overall).
     const mixed = await station('drive', 'add', '--user', 'scraper@example.org', cookies, video).catch(
@@ -67,5 +72,18 @@ describe('station drive (CLI)', () => {
       `root\t36\t${second.new_cid}`,
     ]);
     await expect(station('drive', 'ls', '--user', 'nobody@example.org')).rejects.toMatchObject({ code: 1 });
+
+    // A station opening the same DATA_ROOT sees what the CLI committed: its head is the last answer's root,
+    // which is the drive as it is on disk.
+    const services = await openDriveAt(dataRoot, { quotaBytes: 1024 ** 3 });
+    try {
+      expect(services.reads.driveKeys()).toHaveLength(1);
+      const [hex] = services.reads.driveKeys();
+      const manifest = await services.drive.list({ email: 'scraper@example.org', hex: hex! });
+      expect(manifest.root_cid).toBe(second.new_cid);
+      await expectPublishedAsOnDisk(services.store, second.new_cid, driveDir, manifest);
+    } finally {
+      await services.close();
+    }
   });
 });

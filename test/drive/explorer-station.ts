@@ -1,6 +1,5 @@
 import type { Page } from 'playwright-core';
 import { createServer, type AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { nip19 } from 'nostr-tools';
 import type { Browser } from 'playwright-core';
 import type { DriveListing } from '../../src/drive/listing-schema.js';
@@ -11,7 +10,6 @@ import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { multipart } from '../helpers/multipart.js';
 import { keyFromSecret, nip98Header, type TestKey } from '../helpers/nostr.js';
-import { readDriveManifest } from './drive-fixture.js';
 
 /** A 1×1 PNG: an image the browser really decodes. */
 export const PNG_1x1 = Buffer.from(
@@ -53,7 +51,7 @@ export interface ExplorerStation {
   register(email: string): Promise<Member>;
   /** Uploads through the API over HTTP, signed as the member (NIP-98 with payload). */
   upload(member: Member, name: string, content: Buffer | string): Promise<{ new_cid: string }>;
-  /** The member's manifest as the drive last wrote it. */
+  /** The member's drive as its index lists it (manifest.json's layout). */
   manifest(member: Member): Promise<Manifest>;
   listing(member: Member): Promise<DriveListing>;
   close(): Promise<void>;
@@ -75,8 +73,7 @@ export async function startExplorerStation(): Promise<ExplorerStation> {
   const gateway = await startDriveGateway(t.config, t.app.contentStore, t.deps.logger, api);
   if (!gateway) throw new Error('the embedded gateway did not start');
   const browser = await launchBrowser();
-  const manifest = (member: Member): Promise<Manifest> =>
-    readDriveManifest(join(member.dir, 'APP', 'uDRIVE'));
+  const manifest = (member: Member): Promise<Manifest> => t.app.drive.list(member);
   return {
     t,
     api,

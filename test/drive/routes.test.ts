@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { startGateway, type Gateway } from '../../src/drive/store/gateway.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { newKey } from '../helpers/nostr.js';
-import { addRecursiveCid } from './drive-fixture.js';
+import { driveLinks } from '../../src/drive/links.js';
 import { register, type Owner } from '../helpers/multipart.js';
 import { postJson, upload } from './http.js';
-import { readDriveManifest } from './drive-fixture.js';
+import { expectPublishedAsOnDisk } from './published-tree.js';
 
 const LOCAL_ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}$/;
 
@@ -30,6 +30,15 @@ describe('drive routes', () => {
   let gateway: Gateway;
   /** The wall clock, unless a test freezes it: file dates are part of the published root. */
   const clock = { frozen: null as number | null, now: () => clock.frozen ?? Date.now() };
+  /** The published root of a user's drive is that drive as it is on disk and in its list. */
+  const expectPublished = async (owner: Owner, root: string) =>
+    expectPublishedAsOnDisk(
+      t.app.contentStore,
+      root,
+      join(owner.dir, 'APP', 'uDRIVE'),
+      await t.app.drive.list(owner),
+      driveLinks(t.config),
+    );
 
   beforeAll(async () => {
     // The per-user upload limits are tested in test/http/upload-limits.test.ts; here 20 run at once.
@@ -54,7 +63,7 @@ describe('drive routes', () => {
       file_path: 'APP/uDRIVE/Images/été.jpg',
       file_type: 'image',
       target_directory: join(driveDir, 'Images'),
-      new_cid: await addRecursiveCid(driveDir),
+      new_cid: expect.stringMatching(/^Qm/),
       file_cid: expect.stringMatching(/^Qm/),
       fileName: 'été.jpg',
       fileHash: '8edd7daf0eb75502845657a637ad9e62b78a8dcdb67a1c6861fb7c91752d519a',
@@ -64,8 +73,9 @@ describe('drive routes', () => {
       auth_verified: true,
     });
     expect(await readFile(join(driveDir, 'Images', 'été.jpg'), 'utf8')).toBe('not really a photo');
-    const manifest = await readDriveManifest(driveDir);
+    const manifest = await t.app.drive.list(alice);
     expect(manifest).toMatchObject({ root_cid: body.new_cid, total_files: 1, owner_hex_pubkey: alice.hex });
+    await expectPublished(alice, body.new_cid);
   });
 
   it('sanitises traversal names and numbers collisions', async () => {
@@ -83,11 +93,10 @@ describe('drive routes', () => {
       Array.from({ length: 20 }, (_, i) => upload(t, carol, 'clip.mp4', `frame ${i}`)),
     );
     expect(answers.map((a) => a.statusCode)).toEqual(Array(20).fill(200));
-    const driveDir = join(carol.dir, 'APP', 'uDRIVE');
-    const manifest = await readDriveManifest(driveDir);
+    const manifest = await t.app.drive.list(carol);
     expect(manifest.total_files).toBe(20);
     expect(new Set(answers.map((a) => a.json().fileName)).size).toBe(20);
-    expect(manifest.root_cid).toBe(await addRecursiveCid(driveDir));
+    await expectPublished(carol, manifest.root_cid!);
     expect(answers.map((a) => a.json().new_cid)).toContain(manifest.root_cid);
   });
 
@@ -142,7 +151,7 @@ describe('drive routes', () => {
 
   it('POST /api/upload_from_drive copies a file another user published', async () => {
     const published = (await upload(t, alice, 'recette.pdf', '%PDF-1.4 tarte')).json();
-    const manifest = await readDriveManifest(join(alice.dir, 'APP', 'uDRIVE'));
+    const manifest = await t.app.drive.list(alice);
     const link = manifest.files.find((f) => f.name === 'recette.pdf')!.ipfs_link;
     const res = await postJson(t, bob, '/api/upload_from_drive', { ipfs_link: link, npub: bob.npub });
     expect(res.statusCode).toBe(200);
@@ -156,7 +165,7 @@ describe('drive routes', () => {
       timestamp: expect.stringMatching(LOCAL_ISO),
       auth_verified: true,
     });
-    const bobManifest = await readDriveManifest(join(bob.dir, 'APP', 'uDRIVE'));
+    const bobManifest = await t.app.drive.list(bob);
     expect(bobManifest.files[0]!.source).toEqual({ kind: 'drive', ipfs_link: link, cid: published.file_cid });
     const folder = await postJson(t, bob, '/api/upload_from_drive', { ipfs_link: published.new_cid });
     expect(folder.statusCode).toBe(400);

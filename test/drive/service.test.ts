@@ -1,13 +1,20 @@
-import { appendFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { collect, once_ } from './helpers.js';
-import { addRecursiveCid, driveFixture, filesIn, ROOT_ENTRIES, type DriveFixture } from './drive-fixture.js';
-import { LOG_NAME } from '../../src/drive/manifest-log.js';
-import { wrapFile } from '../../src/drive/root.js';
-import { EmbeddedStore } from '../../src/drive/store/embedded.js';
-import { tempDir } from '../helpers/temp.js';
+import { driveFixture, filesIn, ROOT_ENTRIES, type DriveFixture } from './drive-fixture.js';
+import { expectPublishedAsOnDisk } from './published-tree.js';
+import { settleIntents } from '../../src/drive/fs-intents.js';
+import { processIdentity, processInstance } from '../../src/process/identity.js';
 import { InvalidInput, NotFound } from '../../src/errors.js';
+
+/** What a process of this boot that is gone (killed mid-change) named itself: its pid runs no more. */
+function goneProcess(): string {
+  const { pid } = spawnSync(process.execPath, ['-e', '']);
+  return `${processIdentity.split(':')[0]}:${pid}:0123456789ab`;
+}
 
 describe('drive service', () => {
   let fx: DriveFixture;
@@ -16,7 +23,7 @@ describe('drive service', () => {
   });
   afterEach(() => fx.close());
 
-  it('files an upload by extension, hashes it, and publishes the same root CID as `ipfs add -r`', async () => {
+  it('files an upload by extension, hashes it, and publishes its folders as `ipfs add -r` makes them', async () => {
     const alice = fx.user('alice@example.org');
     const result = await fx.addText(alice, 'hello.txt', 'hello world\n');
     expect(result.entry).toMatchObject({
@@ -47,15 +54,18 @@ describe('drive service', () => {
       total_files: 3,
       owner_email: 'alice@example.org',
     });
-    expect(last.rootCid).toBe(await addRecursiveCid(driveDir));
     // The four folders, then the explorer and the public manifest (links sorted by name, as Kubo does).
     expect((await fx.store.ls(last.rootCid)).map((e) => e.name)).toEqual(ROOT_ENTRIES);
-    // The file is reachable under its name through its wrapper, and the wrapper and the root are pinned.
+    await expectPublishedAsOnDisk(fx.store, last.rootCid, driveDir, manifest);
+    // The file is reachable under its name through its wrapper, which the drive keeps while it lists the file
+    // (one reference); the current root is the drive's head, the roots answered before are kept only for
+    // STORE_KEEP_ROOTS_S (handed out, never referenced).
     expect((await collect(fx.store.cat(result.entry.ipfs_link))).toString()).toBe('hello world\n');
-    const pins = await fx.store.pins();
-    expect(pins).toContain(last.rootCid);
-    expect(pins).not.toContain(result.rootCid);
-    expect(pins).toContain(result.entry.ipfs_link.split('/')[0]);
+    const { db, reads } = fx.services;
+    expect(db.pinRefs.get(result.entry.ipfs_link.split('/')[0]!)).toBe(1);
+    expect(reads.head(alice.hex)?.root).toBe(last.rootCid);
+    expect(db.roots.get(result.rootCid)).toEqual(expect.any(Number));
+    expect(db.pinRefs.get(result.rootCid)).toBeUndefined();
   });
 
   it('stages what may be cookies private from creation and the rest readable, as drive files are', async () => {
@@ -149,16 +159,15 @@ describe('drive service', () => {
     expect(manifest.total_files).toBe(20);
     expect(new Set(manifest.files.map((f) => f.name)).size).toBe(20);
     expect(new Set(results.map((r) => r.entry.path)).size).toBe(20);
-    expect(manifest.root_cid).toBe(await addRecursiveCid(fx.drive.driveDir(carol)));
-    // Group commits: uploads that waited for the drive together were published together, in fewer roots.
+    await expectPublishedAsOnDisk(fx.store, manifest.root_cid!, fx.drive.driveDir(carol), manifest);
+    // Batches: uploads that waited for the drive together were published together, in fewer roots.
     const roots = new Set(results.map((r) => r.rootCid));
     expect(roots.size).toBeLessThan(20);
-    // Each answer's root holds its file (the store keeps unpinned blocks), and of all those roots only the
-    // current one is still pinned.
+    // Each answer's root holds its file, and is kept as handed out (STORE_KEEP_ROOTS_S); the last is the head.
     for (const r of results)
       expect((await fx.store.stat(`${r.rootCid}/${r.entry.path}`)).cid).toBe(r.entry.cid);
-    const pins = new Set(await fx.store.pins());
-    expect([...roots].filter((root) => pins.has(root))).toEqual([manifest.root_cid]);
+    expect([...roots].filter((root) => fx.services.db.roots.get(root) === undefined)).toEqual([]);
+    expect(fx.services.reads.head(carol.hex)?.root).toBe(manifest.root_cid);
   });
 
   it('deletes (unknown 404, escaping 400) and a re-upload gives back the same root', async () => {
@@ -170,7 +179,10 @@ describe('drive service', () => {
     const removed = await fx.drive.delete(dave, 'Images/photo.png');
     expect(removed.rootCid).toBe(before.rootCid);
     expect(await filesIn(join(fx.drive.driveDir(dave), 'Images'))).toEqual([]);
-    expect(await fx.store.pins()).not.toContain(added.entry.ipfs_link.split('/')[0]);
+    // Its wrapper is no longer kept by the drive, only readable for a while, as a superseded root.
+    const wrapper = added.entry.ipfs_link.split('/')[0]!;
+    expect(fx.services.db.pinRefs.get(wrapper)).toBeUndefined();
+    expect(fx.services.db.roots.get(wrapper)).toEqual(expect.any(Number));
     const again = await fx.addText(dave, 'photo.png', 'png bytes');
     expect(again.entry.path).toBe('Images/photo.png');
     expect(again.rootCid).toBe(added.rootCid);
@@ -209,115 +221,61 @@ describe('drive service', () => {
     expect(await readFile(join(folder, 'two.txt'), 'utf8')).toBe('two');
   });
 
-  it('settles an upload interrupted between placing the file and writing the manifest', async () => {
+  it('finishes at start the file operations of changes whose process died after committing them', async () => {
     const fay = fx.user('fay@example.org');
-    const first = await fx.addText(fay, 'one.txt', 'one');
+    for (const name of ['one', 'two', 'three', 'four', 'five']) await fx.addText(fay, `${name}.txt`, name);
     const driveDir = fx.drive.driveDir(fay);
-    // What a crash right after the rename leaves: the file in its folder and the journal record.
-    const entry = { ...first.entry, path: 'Documents/two.txt', name: 'two.txt' };
-    await writeFile(join(driveDir, 'Documents', 'two.txt'), 'one');
-    await mkdir(join(driveDir, '.journal'), { recursive: true });
-    const record = {
-      staged: join(fx.root, '.drive-staging', '.gone.part'),
-      final: join(driveDir, 'Documents', 'two.txt'),
-      entry,
-    };
-    await writeFile(join(driveDir, '.journal', 'r1.json'), JSON.stringify(record));
-    // And a crash before the rename: only the staged file and its record.
+    const { db, reads, store } = fx.services;
+    const gone = goneProcess();
+    // Committed, then killed before moving its staged upload in.
+    await rm(join(driveDir, 'Documents', 'two.txt'));
+    const staged = join(fx.root, '.drive-staging', '.two.part');
     await mkdir(join(fx.root, '.drive-staging'), { recursive: true });
-    await writeFile(join(fx.root, '.drive-staging', '.left.part'), 'half');
-    const lost = {
-      ...record,
-      staged: join(fx.root, '.drive-staging', '.left.part'),
-      final: join(driveDir, 'Documents', 'three.txt'),
-      entry: { ...entry, path: 'Documents/three.txt' },
-    };
-    await writeFile(join(driveDir, '.journal', 'r2.json'), JSON.stringify(lost));
-
-    // An earlier version's journal is found by the next station to start: a process of its own.
-    const next = await fx.otherProcess.addStream(fay, 'four.txt', once_(Buffer.from('four')), {
-      kind: 'cli',
+    await writeFile(staged, 'two');
+    await db.intents.put([fay.hex, 'a'], { op: 'place', path: 'Documents/two.txt', staged, holder: gone });
+    // The same, its staged upload lost meanwhile: written again from the store.
+    await rm(join(driveDir, 'Documents', 'three.txt'));
+    const lost = join(fx.root, '.drive-staging', '.three.part');
+    await db.intents.put([fay.hex, 'b'], {
+      op: 'place',
+      path: 'Documents/three.txt',
+      staged: lost,
+      holder: gone,
     });
+    // A deletion committed, its file not removed yet.
+    await fx.drive.delete(fay, 'Documents/four.txt');
+    await writeFile(join(driveDir, 'Documents', 'four.txt'), 'four');
+    await db.intents.put([fay.hex, 'c'], { op: 'remove', path: 'Documents/four.txt', holder: gone });
+    // A removal owed for a path listed again since, and a live process's move (still at work): left alone.
+    await db.intents.put([fay.hex, 'd'], { op: 'remove', path: 'Documents/one.txt', holder: gone });
+    await rm(join(driveDir, 'Documents', 'five.txt'));
+    await db.intents.put([fay.hex, 'e'], {
+      op: 'place',
+      path: 'Documents/five.txt',
+      staged: join(fx.root, '.drive-staging', '.five.part'),
+      holder: processInstance,
+    });
+
+    const settled = await settleIntents({
+      db,
+      reads,
+      store,
+      driveDirOf: (hex) => (hex === fay.hex ? driveDir : null),
+      logger: pino({ level: 'silent' }),
+    });
+    expect(settled).toBe(4);
+    expect([...db.intents.getKeys()]).toEqual([[fay.hex, 'e']]);
+    expect(await filesIn(join(driveDir, 'Documents'))).toEqual(['one.txt', 'three.txt', 'two.txt']);
+    expect(await readFile(join(driveDir, 'Documents', 'two.txt'), 'utf8')).toBe('two');
+    expect(await readFile(join(driveDir, 'Documents', 'three.txt'), 'utf8')).toBe('three');
+    expect((await stat(join(driveDir, 'Documents', 'three.txt'))).mode & 0o777).toBe(
+      (await stat(join(driveDir, 'Documents', 'one.txt'))).mode & 0o777,
+    );
+    expect(await filesIn(join(fx.root, '.drive-staging'))).toEqual([]);
+    // Once the live process has moved its file in, the drive is its published tree again.
+    await writeFile(join(driveDir, 'Documents', 'five.txt'), 'five');
     const manifest = await fx.drive.list(fay);
-    expect(manifest.files.map((f) => f.path)).toEqual([
-      'Documents/one.txt',
-      'Documents/two.txt',
-      'Documents/four.txt',
-    ]);
-    expect(next.rootCid).toBe(await addRecursiveCid(driveDir));
-    expect(await filesIn(join(driveDir, '.journal'))).toEqual([]);
-    expect(await filesIn(join(fx.root, '.drive-staging'))).toEqual([]);
-  });
-
-  /** A batch's moving note left at the end of the drive's log, as a crash leaves it; the next upload settles it. */
-  async function settledByNextUpload(user: ReturnType<DriveFixture['user']>, moving: unknown[]) {
-    await appendFile(join(fx.drive.driveDir(user), LOG_NAME), `${JSON.stringify({ moving })}\n`);
-    const next = await fx.addText(user, 'two.txt', 'two');
-    return { next, paths: (await fx.drive.list(user)).files.map((f) => f.path) };
-  }
-
-  it('settles a batch killed after moving its files in and before logging its change', async () => {
-    const gus = fx.user('gus@example.org');
-    const first = await fx.addText(gus, 'one.txt', 'one');
-    const driveDir = fx.drive.driveDir(gus);
-    // The batch noted its moves in the log, moved one file in, and died before moving the other.
-    await writeFile(join(driveDir, 'Documents', 'moved.txt'), 'one');
-    await mkdir(join(fx.root, '.drive-staging'), { recursive: true });
-    await writeFile(join(fx.root, '.drive-staging', '.waiting.part'), 'half');
-    const moving = [
-      {
-        staged: join(fx.root, '.drive-staging', '.moved.part'),
-        final: join(driveDir, 'Documents', 'moved.txt'),
-      },
-      {
-        staged: join(fx.root, '.drive-staging', '.waiting.part'),
-        final: join(driveDir, 'Documents', 'never.txt'),
-      },
-    ].map((record, i) => ({
-      ...record,
-      entry: {
-        ...first.entry,
-        path: `Documents/${['moved', 'never'][i]}.txt`,
-        name: `${['moved', 'never'][i]}.txt`,
-      },
-    }));
-    const { next, paths } = await settledByNextUpload(gus, moving);
-    expect(paths).toEqual(['Documents/one.txt', 'Documents/moved.txt', 'Documents/two.txt']);
-    expect(next.rootCid).toBe(await addRecursiveCid(driveDir));
-    expect(await filesIn(join(fx.root, '.drive-staging'))).toEqual([]);
-  });
-
-  it('imports again a file a crash moved in before the store committed its blocks', async () => {
-    const hal = fx.user('hal@example.org');
-    const first = await fx.addText(hal, 'one.txt', 'one');
-    const driveDir = fx.drive.driveDir(hal);
-    const text = 'moved in, never committed';
-    await writeFile(join(driveDir, 'Documents', 'lost.txt'), text);
-    // The entry the batch noted, its CIDs made by another store: this one never received the blocks.
-    const elsewhere = await tempDir('elsewhere-');
-    const other = await EmbeddedStore.open(elsewhere.path);
-    const added = await other.add(once_(Buffer.from(text)), { pin: false });
-    const wrapper = await wrapFile(other, { name: 'lost.txt', cid: added.cid, dagSize: added.dagSize });
-    await other.close();
-    await elsewhere.cleanup();
-    await expect(fx.store.stat(wrapper)).rejects.toMatchObject({ code: 'CONTENT_NOT_FOUND' });
-    const entry = {
-      ...first.entry,
-      path: 'Documents/lost.txt',
-      name: 'lost.txt',
-      size: text.length,
-      cid: added.cid,
-      dag_size: added.dagSize,
-      ipfs_link: `${wrapper}/lost.txt`,
-    };
-    const moving = [
-      { staged: join(fx.root, '.drive-staging', '.lost.part'), final: join(driveDir, entry.path), entry },
-    ];
-    const { next, paths } = await settledByNextUpload(hal, moving);
-    expect(paths).toEqual(['Documents/one.txt', 'Documents/lost.txt', 'Documents/two.txt']);
-    expect((await collect(fx.store.cat(entry.ipfs_link))).toString()).toBe(text);
-    expect(await fx.store.pins()).toContain(wrapper);
-    expect(next.rootCid).toBe(await addRecursiveCid(driveDir));
+    await expectPublishedAsOnDisk(fx.store, manifest.root_cid!, driveDir, manifest);
   });
 
   it('copies a file another user published, by <cid>/<name> or bare CID, and refuses directories', async () => {

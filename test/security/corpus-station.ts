@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { nip19 } from 'nostr-tools';
 import { startDriveGateway } from '../../src/drive/plugin.js';
 import type { Gateway } from '../../src/drive/store/gateway.js';
-import { readDriveManifest } from '../drive/drive-fixture.js';
 import { FakeSquid } from '../economy/squid-server.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { keyFromSecret, nip98Header, type TestKey } from '../helpers/nostr.js';
@@ -118,7 +117,7 @@ export async function startStation(options: { home?: string } = {}): Promise<Sta
   });
   if (uploaded?.status !== 200) throw new Error(`seed upload failed: ${uploaded?.body.toString()}`);
   const answer = JSON.parse(uploaded.body.toString()) as { file_path: string; file_cid: string };
-  const manifest = await readDriveManifest(join(member.dir, 'APP/uDRIVE'));
+  const manifest = await t.app.drive.list(member);
   const secrets = await readSecrets(member);
   return {
     t,

@@ -1,10 +1,8 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadExplorer } from '../../src/drive/explorer.js';
 import { startDriveGateway } from '../../src/drive/plugin.js';
 import type { Gateway } from '../../src/drive/store/gateway.js';
 import type { Manifest } from '../../src/drive/manifest.js';
-import { readDriveManifest } from '../drive/drive-fixture.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { postUpload, register, type Owner } from '../helpers/multipart.js';
 
@@ -37,7 +35,7 @@ describe('embedded gateway: uploaded active content', () => {
       });
       expect(res.statusCode).toBe(200);
     }
-    manifest = await readDriveManifest(join(owner.dir, 'APP', 'uDRIVE'));
+    manifest = await t.app.drive.list(owner);
   });
   afterAll(async () => {
     await gateway.close();

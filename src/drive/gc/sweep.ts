@@ -107,7 +107,6 @@ export async function sweepStore(
   db: DriveDb,
   storeDir: string,
   marked: Marked,
-  now: number,
 ): Promise<SweepReport> {
   const blocks = await sweepTable(
     db,

@@ -1,4 +1,4 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { register, type Owner } from '../../helpers/multipart.js';
@@ -6,7 +6,6 @@ import { tempDir } from '../../helpers/temp.js';
 import { postJson } from '../http.js';
 import { bytesOf, fetched, fileUpload, mediaStation, type MediaStation } from './harness.js';
 import { describeFile, makeSamples, type Samples } from './samples.js';
-import { readDriveManifest } from '../drive-fixture.js';
 
 const CID = expect.stringMatching(/^Qm[1-9A-HJ-NP-Za-km-z]{44}$/);
 const LOCAL_ISO = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}$/);
@@ -123,10 +122,12 @@ describe('/api/fileupload: media fields', () => {
     expect(body).toMatchObject({ thumbnail_ipfs: null, gifanim_ipfs: null, description: null });
   });
 
-  it('keeps the media out of the drive: pinned, recorded under .media/, released with the file', async () => {
+  it('keeps the media out of the drive: recorded in the index, kept with the file, released with it', async () => {
     const body = (await fileUpload(station.t, alice, 'kept.mp4', await bytesOf(samples.mp4))).json();
     const driveDir = join(alice.dir, 'APP', 'uDRIVE');
-    const record = JSON.parse(await readFile(join(driveDir, '.media', `${body.new_cid}.json`), 'utf8'));
+    const { reads, db } = station.t.app.driveServices;
+    // Recorded under the file's wrapper (the answer's new_cid), in the index: nothing in the drive's folder.
+    const record = reads.media(alice.hex, body.new_cid);
     expect(record).toEqual({
       path: 'Videos/kept.mp4',
       bundle: CID,
@@ -134,19 +135,22 @@ describe('/api/fileupload: media fields', () => {
       thumbnail: body.thumbnail_ipfs,
       gifanim: body.gifanim_ipfs,
     });
-    const bundle = await station.t.app.contentStore.ls(record.bundle);
+    const bundle = await station.t.app.contentStore.ls(record!.bundle);
     expect(bundle.map((e) => e.name)).toEqual(['animation.gif', 'info.json', 'thumbnail.jpg']);
-    expect(await station.t.app.contentStore.pins()).toContain(record.bundle);
+    expect(db.pinRefs.get(record!.bundle)).toBe(1);
     // Not drive entries: the manifest and the published folders list the video only.
-    const manifest = await readDriveManifest(driveDir);
+    const manifest = await station.t.app.drive.list(alice);
     const paths: string[] = manifest.files.map((f: { path: string }) => f.path);
     expect(paths.every((path) => /^(Images|Music|Videos|Documents)\/[^/.]/.test(path))).toBe(true);
+    expect((await readdir(driveDir)).filter((name) => name.startsWith('.'))).toEqual([]);
     expect(await readdir(join(driveDir, 'Videos'))).toEqual(['clip.mp4', 'kept.mp4']);
 
     const deleted = await postJson(station.t, alice, '/api/delete', { file_path: 'Videos/kept.mp4' });
     expect(deleted.statusCode).toBe(200);
-    expect(await station.t.app.contentStore.pins()).not.toContain(record.bundle);
-    expect(await readdir(join(driveDir, '.media'))).not.toContain(`${body.new_cid}.json`);
+    // Gone with the file: no longer kept, only readable for a while (as a superseded root).
+    expect(reads.media(alice.hex, body.new_cid)).toBeUndefined();
+    expect(db.pinRefs.get(record!.bundle)).toBeUndefined();
+    expect(db.roots.get(record!.bundle)).toEqual(expect.any(Number));
   });
 
   it('leaves nothing in the staging area', async () => {

@@ -10,7 +10,6 @@ import { upload } from '../http.js';
 import { collect, ipfsCidOf, pseudoRandom } from '../helpers.js';
 import { startFakeKubo, type FakeKubo } from '../store/fake-kubo.js';
 import { fetched, fileUpload, mediaStation, type MediaStation } from './harness.js';
-import { readDriveManifest } from '../drive-fixture.js';
 
 /** What `ipfs add -w <file>` prints last, computed by ipfs-unixfs-importer's own directory builder. */
 async function addWrappedCid(name: string, bytes: Buffer): Promise<string> {
@@ -20,10 +19,6 @@ async function addWrappedCid(name: string, bytes: Buffer): Promise<string> {
   for await (const entry of importer([{ path: name, content: bytes }], sink, options))
     if (entry.path === '') wrapper = entry.cid.toString();
   return wrapper;
-}
-
-async function manifestOf(owner: Owner) {
-  return readDriveManifest(join(owner.dir, 'APP', 'uDRIVE'));
 }
 
 describe('/api/fileupload: new_cid is the `ipfs add -w` directory of the file', () => {
@@ -52,7 +47,7 @@ describe('/api/fileupload: new_cid is the `ipfs add -w` directory of the file', 
     const copy = join(dir.path, 'copy');
     await writeFile(copy, bytes);
     expect(body.file_cid).toBe(await ipfsCidOf(copy));
-    expect(body.drive_cid).toBe((await manifestOf(alice)).root_cid);
+    expect(body.drive_cid).toBe((await station.t.app.drive.list(alice)).root_cid);
     expect(body.drive_cid).not.toBe(body.new_cid);
 
     const file = await fetched(`${station.gateway.url}/ipfs/${body.new_cid}/${encodeURIComponent(name)}`);
@@ -65,7 +60,7 @@ describe('/api/fileupload: new_cid is the `ipfs add -w` directory of the file', 
 
   it('keeps /api/upload as it was: new_cid is the drive root, no drive_cid', async () => {
     const res = (await upload(station.t, alice, 'notes.txt', 'plain')).json();
-    expect(res.new_cid).toBe((await manifestOf(alice)).root_cid);
+    expect(res.new_cid).toBe((await station.t.app.drive.list(alice)).root_cid);
     expect(res).not.toHaveProperty('drive_cid');
     expect(res).not.toHaveProperty('info');
   });

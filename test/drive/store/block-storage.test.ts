@@ -1,17 +1,21 @@
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import * as dagPb from '@ipld/dag-pb';
 import { FsBlockstore } from 'blockstore-fs';
 import { CID } from 'multiformats/cid';
 import { sha256 } from 'multiformats/hashes/sha2';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BlockStorage, SMALL_FILE_BYTES } from '../../../src/drive/store/block-storage.js';
-import { EmbeddedStore } from '../../../src/drive/store/embedded.js';
+import { BlockBatch } from '../../../src/drive/db/block-batch.js';
+import { currentGen, openDriveDb } from '../../../src/drive/db/drive-db.js';
+import { BlockStorage } from '../../../src/drive/store/block-storage.js';
+import { leafBlock } from '../../../src/drive/store/file-leaves.js';
 import { tempDir } from '../../helpers/temp.js';
-import { openDriveAt } from '../drive-on-disk.js';
+import { openDriveAt } from '../drive-fixture.js';
 import { collect, pseudoRandom } from '../helpers.js';
+import { openEmbedded } from './open-store.js';
 
 async function block(text: string) {
-  const bytes = Buffer.from(text);
+  const bytes = dagPb.encode({ Data: Buffer.from(text), Links: [] });
   return { cid: CID.createV0(await sha256.digest(bytes)), bytes };
 }
 
@@ -24,121 +28,172 @@ const blockFiles = async (root: string): Promise<number> => {
 
 describe('the embedded store’s block storage', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
+  let root: string;
   beforeEach(async () => {
     dir = await tempDir('block-storage-');
+    root = join(dir.path, 'ipfs-store');
   });
   afterEach(async () => {
     await dir.cleanup();
   });
 
-  it('keeps a small file in LMDB and a large one’s data, past the first MiB, in block files', async () => {
-    const root = join(dir.path, 'store');
-    const store = await EmbeddedStore.open(root);
+  it('keeps every block of a streamed file, small or large, in LMDB: no block file, no held file', async () => {
+    const { db, store, close } = await openEmbedded(root);
     try {
       const photo = await store.add(pseudoRandom(200 * 1024, 'photo'));
+      expect(db.blocks.getCount()).toBe(1);
+      const film = await store.add(pseudoRandom(3 * 1024 * 1024, 'film'));
+      // 12 leaves of 256 KiB and their root; a stream has no file to hold by link.
+      expect(db.blocks.getCount()).toBe(1 + 12 + 1);
+      expect(db.fileLeaves.getCount()).toBe(0);
       expect(await blockFiles(root)).toBe(0);
-      const film = await store.add(pseudoRandom(3 * SMALL_FILE_BYTES, 'film'));
-      // 12 chunks of 256 KiB: the first 4 (1 MiB) in LMDB, the other 8 in files.
-      expect(await blockFiles(root)).toBe(8);
+      expect(await readdir(join(root, 'files')).catch(() => [])).toEqual([]);
       expect(
         (await collect(store.cat(photo.cid))).equals(await collect(pseudoRandom(200 * 1024, 'photo'))),
       ).toBe(true);
       const read = await collect(store.cat(film.cid));
-      expect(read.equals(await collect(pseudoRandom(3 * SMALL_FILE_BYTES, 'film')))).toBe(true);
+      expect(read.equals(await collect(pseudoRandom(3 * 1024 * 1024, 'film')))).toBe(true);
     } finally {
-      await store.close();
+      await close();
     }
   });
 
-  it('is shared by every process that opens it: what one commits, another reads and unpins', async () => {
-    const root = join(dir.path, 'store');
-    const [first, second] = [await BlockStorage.open(root), await BlockStorage.open(root)];
+  it('writes a batch in one transaction, seen by every process once written, and shares pins', async () => {
+    const [a, b] = [await openDriveDb(root), await openDriveDb(root)];
+    const [first, second] = [await BlockStorage.open(root, a), await BlockStorage.open(root, b)];
     try {
-      const node = await block('a directory node');
-      await first.put(node.cid, node.bytes);
-      await first.pin(node.cid.toString());
-      // Written, not yet committed: this process already sees it; other processes once committed.
-      expect(await first.has(node.cid)).toBe(true);
-      expect(first.pins()).toEqual([node.cid.toString()]);
-      await first.flushed();
-      expect(await second.has(node.cid)).toBe(true);
-      expect(await collect(second.get(node.cid))).toEqual(node.bytes);
-      expect(second.pins()).toEqual([node.cid.toString()]);
-      await second.unpin(node.cid.toString());
-      expect(second.pins()).toEqual([]);
-      await second.flushed();
+      const [one, two] = [await block('a directory node'), await block('another node')];
+      const batch = new BlockBatch();
+      batch.put(one.cid.toString(), one.bytes);
+      batch.put(two.cid.toString(), two.bytes);
+      // Blocks of a batch are nowhere in the store until it is written, not even for its own process.
+      expect(await first.has(one.cid)).toBe(false);
+      expect(await first.bytes(one.cid)).toBeUndefined();
+      const gen = currentGen(a);
+      await first.write(new BlockBatch());
+      expect(currentGen(a)).toBe(gen); // nothing to write: no transaction
+      await first.write(batch);
+      // One change number for the whole batch, that both blocks carry (the collector spares what came after).
+      expect(currentGen(b)).toBe(gen + 1);
+      expect([b.blockGen.get(one.cid.toString()), b.blockGen.get(two.cid.toString())]).toEqual([
+        gen + 1,
+        gen + 1,
+      ]);
+      expect(await second.has(two.cid)).toBe(true);
+      expect(await collect(second.get(one.cid))).toEqual(Buffer.from(one.bytes));
+      expect(await second.holds(one.cid)).toBe(true);
+      // Written again by a later change: the bytes stay, the change number is the later one.
+      const again = new BlockBatch();
+      again.put(one.cid.toString(), one.bytes);
+      await second.write(again);
+      expect(a.blockGen.get(one.cid.toString())).toBe(gen + 2);
+      expect(a.blocks.getCount()).toBe(2);
+
+      await first.pin(one.cid.toString());
+      await first.pin(one.cid.toString());
+      expect(second.pins()).toEqual([one.cid.toString()]);
+      await second.unpin(one.cid.toString());
       expect(first.pins()).toEqual([]);
     } finally {
-      await first.close();
-      await second.close();
+      await a.close();
+      await b.close();
     }
   });
 
-  it('writes an upload’s leaf, wrapper, pins and tree in one transaction', async () => {
-    // No idle commits: every transaction counted is one a publication asked for.
-    const { store, drive } = await openDriveAt(dir.path, 1024 ** 3, undefined, { idleCommitMs: 60_000 });
+  it('writes an upload’s blocks with its change, in one transaction, committed before the upload answers', async () => {
+    const services = await openDriveAt(dir.path, { quotaBytes: 1024 ** 3 });
     const user = { email: 'ann@example.org', hex: 'a'.repeat(64), npub: '', g1pub: null, gps: null };
     try {
       const upload = (name: string) =>
-        drive.addStream(user, name, pseudoRandom(64 * 1024, name), { kind: 'cli' });
+        services.drive.addStream(user, name, pseudoRandom(64 * 1024, name), { kind: 'cli' });
       await upload('first.jpg');
-      const before = store.commits;
+      const before = currentGen(services.db);
       await upload('second.jpg');
+      // The third file's CID, known beforehand (a batch nobody writes): watched in every transaction.
+      const { db } = services;
+      const expected = await services.store.add(pseudoRandom(64 * 1024, 'third.pdf'), {
+        into: new BlockBatch(),
+        pin: false,
+      });
+      const stored = () => db.blocks.doesExist(expected.cid) || db.fileLeaves.doesExist(expected.cid);
+      const seen: Array<[boolean, boolean]> = [];
+      const transaction = db.root.childTransaction.bind(db.root);
+      db.root.childTransaction = ((callback: () => unknown) =>
+        transaction(() => {
+          const was = stored();
+          const result = callback();
+          seen.push([was, stored()]);
+          return result;
+        })) as typeof db.root.childTransaction;
       const third = await upload('third.pdf');
-      // Each publication wrote its blocks and pins, and the previous root's unpin, in one transaction.
-      expect(store.commits - before).toBe(2);
-      // Committed and flushed before the upload answered: another process sees the new tree and its file.
-      const reopened = await EmbeddedStore.open(join(dir.path, 'ipfs'));
+      db.root.childTransaction = transaction;
+      expect(third.entry.cid).toBe(expected.cid);
+      // Not in the store while it was imported and its change planned: written by the change's transaction.
+      expect(seen).toEqual([[false, true]]);
+      // Each upload: its leaf, wrapper, folders, manifest pages, entries and root in one transaction.
+      expect(currentGen(db) - before).toBe(2);
+      const gen = currentGen(db);
+      const wrapper = third.entry.ipfs_link.split('/')[0]!;
+      for (const cid of [third.entry.cid, wrapper, third.rootCid]) expect(db.blockGen.get(cid)).toBe(gen);
+      // Committed and flushed before the upload answered: another process reads the new tree and its file.
+      const other = await openEmbedded(join(dir.path, 'ipfs-store'));
       try {
-        expect(await reopened.pins()).toContain(third.rootCid);
-        expect(
-          (await collect(reopened.cat(`${third.rootCid}/${third.filePath.replace('APP/uDRIVE/', '')}`)))
-            .length,
-        ).toBe(64 * 1024);
+        expect(await other.store.holds(third.rootCid)).toBe(true);
+        const inRoot = third.filePath.replace('APP/uDRIVE/', '');
+        expect((await collect(other.store.cat(`${third.rootCid}/${inRoot}`))).length).toBe(64 * 1024);
       } finally {
-        await reopened.close();
+        await other.close();
       }
     } finally {
-      await drive.drain();
-      await store.close();
+      await services.close();
     }
   });
 
   it('keeps blocks and pins across a reopen', async () => {
-    const root = join(dir.path, 'store');
     const node = await block('durable');
-    const storage = await BlockStorage.open(root);
-    await storage.put(node.cid, node.bytes);
+    const db = await openDriveDb(root);
+    const storage = await BlockStorage.open(root, db);
+    const batch = new BlockBatch();
+    batch.put(node.cid.toString(), node.bytes);
+    await storage.write(batch);
     await storage.pin(node.cid.toString());
-    await storage.flushed();
-    await storage.close();
-    const reopened = await BlockStorage.open(root);
+    await db.close();
+    const reopened = await openDriveDb(root);
     try {
-      expect(await reopened.has(node.cid)).toBe(true);
-      expect(reopened.pins()).toEqual([node.cid.toString()]);
+      const again = await BlockStorage.open(root, reopened);
+      expect(await again.has(node.cid)).toBe(true);
+      expect(again.pins()).toEqual([node.cid.toString()]);
     } finally {
       await reopened.close();
     }
   });
 
-  it('reads and unpins what earlier versions wrote: a block per file, a pin per file', async () => {
-    const root = join(dir.path, 'store');
+  it('reads blocks earlier versions wrote in blocks/, and drops their pin files', async () => {
     const old = new FsBlockstore(join(root, 'blocks'));
     await old.open();
-    const content = await block('hello world\n');
-    await old.put(content.cid, content.bytes);
+    const bytes = leafBlock(Buffer.from('hello world\n'));
+    const cid = CID.createV0(await sha256.digest(bytes));
+    expect(cid.toString()).toBe('QmT78zSuBmuS4z925WZfrqQ1qHaJ56DQaTfyMUF7F8ff5o');
+    await old.put(cid, bytes);
     await mkdir(join(root, 'pins'), { recursive: true });
-    await writeFile(join(root, 'pins', content.cid.toString()), '2026-01-01T00:00:00.000Z\n');
-    const store = await EmbeddedStore.open(root);
+    await writeFile(join(root, 'pins', cid.toString()), '2026-01-01T00:00:00.000Z\n');
+    const { db, store, close } = await openEmbedded(root);
     try {
-      expect(await store.pins()).toEqual([content.cid.toString()]);
-      const node = await block('new');
-      expect(await store.putBlock(node.bytes).catch((error: Error) => error.message)).toMatch(/dag-pb/);
-      await store.unpin(content.cid.toString());
+      expect((await collect(store.cat(cid.toString()))).toString()).toBe('hello world\n');
+      expect(Buffer.from(await store.getBlock(cid.toString())).equals(bytes)).toBe(true);
+      expect(await store.holds(cid.toString())).toBe(true);
+      // Read where it is, not copied into LMDB.
+      expect(db.blocks.getCount()).toBe(0);
+      // Pin files of those versions are gone: the drives that pinned them keep their content now.
+      expect(await stat(join(root, 'pins')).catch(() => null)).toBeNull();
       expect(await store.pins()).toEqual([]);
-      expect(await readdir(join(root, 'pins'))).toEqual([]);
+      await store.pin(cid.toString());
+      expect(await store.pins()).toEqual([cid.toString()]);
+      expect(await store.putBlock(Buffer.from('new')).catch((error: Error) => error.message)).toMatch(
+        /dag-pb/,
+      );
     } finally {
-      await store.close();
+      await close();
     }
   });
 });

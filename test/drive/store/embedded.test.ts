@@ -1,25 +1,30 @@
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
+import * as dagPb from '@ipld/dag-pb';
 import { sha256 } from 'multiformats/hashes/sha2';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { BlockBatch } from '../../../src/drive/db/block-batch.js';
 import { encodeDirectory } from '../../../src/drive/store/dag.js';
-import { EmbeddedStore } from '../../../src/drive/store/embedded.js';
+import type { EmbeddedStore } from '../../../src/drive/store/embedded.js';
 import { InvalidInput } from '../../../src/errors.js';
 import { tempDir } from '../../helpers/temp.js';
 import { collect, ipfsCidOf, once_, pseudoRandom, writeStream } from '../helpers.js';
+import { openEmbedded, type OpenedStore } from './open-store.js';
 
 const KIB = 1024;
 
 describe('embedded content store', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
+  let opened: OpenedStore;
   let store: EmbeddedStore;
 
   beforeAll(async () => {
     dir = await tempDir('drive-store-');
-    store = await EmbeddedStore.open(join(dir.path, 'ipfs'));
+    opened = await openEmbedded(join(dir.path, 'ipfs-store'));
+    store = opened.store;
   });
   afterAll(async () => {
-    await store.close();
+    await opened.close();
     await dir.cleanup();
   });
 
@@ -45,13 +50,13 @@ describe('embedded content store', () => {
     expect(more.size).toBe(256 * KIB + 1);
   });
 
-  it('adds a one-chunk file held in memory as Kubo would, without reading it, and serves it back', async () => {
+  it('adds a one-chunk file held in memory as Kubo would, and serves it back', async () => {
     for (const size of [1, 12, 64 * KIB, 256 * KIB]) {
       const file = join(dir.path, `in-memory-${size}`);
       const bytes = await collect(pseudoRandom(size, `in-memory-${size}`));
       await writeStream(file, once_(bytes));
       const streamed = await store.add(createReadStream(file), { pin: false });
-      expect(await store.addFile(join(dir.path, 'absent'), { bytes, pin: false })).toEqual(streamed);
+      expect(await store.addFile(file, { bytes, pin: false })).toEqual(streamed);
       expect(streamed.cid).toBe(await ipfsCidOf(file));
       expect((await collect(store.cat(streamed.cid))).equals(bytes)).toBe(true);
     }
@@ -117,16 +122,58 @@ describe('embedded content store', () => {
     await expect(store.putBlock(Buffer.from('not dag-pb'))).rejects.toBeInstanceOf(InvalidInput);
   });
 
-  it('records pins durably across re-opening, and unpins', async () => {
+  it('reads blocks back, and tells whether it holds every block of a DAG', async () => {
+    const big = await store.add(pseudoRandom(600 * KIB, 'blocks'));
+    const root = await store.getBlock(big.cid);
+    const links = dagPb.decode(root).Links;
+    expect(links).toHaveLength(3);
+    expect(await store.stat(links[0]!.Hash.toString())).toMatchObject({ type: 'file', size: 256 * KIB });
+    expect(await store.holds(big.cid)).toBe(true);
+    // A folder naming a file the store never received: its node is here, not the whole DAG.
+    const absent = 'QmNLei78zWmzUdbeRB3CiUfAizWUrbeeZh5K1rhAQKCh51';
+    const partial = await encodeDirectory([
+      { name: 'here', cid: big.cid, dagSize: big.dagSize },
+      { name: 'gone', cid: absent, dagSize: 10 },
+    ]);
+    await store.putBlock(partial.bytes, partial.cid);
+    expect(Buffer.from(await store.getBlock(partial.cid)).equals(Buffer.from(partial.bytes))).toBe(true);
+    expect(await store.holds(partial.cid)).toBe(false);
+    expect(await store.holds(absent)).toBe(false);
+    await expect(store.getBlock(absent)).rejects.toMatchObject({ code: 'CONTENT_NOT_FOUND' });
+  });
+
+  it('keeps what is added into a batch out of the store until the batch is written', async () => {
+    const batch = new BlockBatch();
+    const added = await store.add(pseudoRandom(300 * KIB, 'batched'), { into: batch, pin: false });
+    const folder = await encodeDirectory([{ name: 'batched.bin', cid: added.cid, dagSize: added.dagSize }]);
+    expect(await store.putBlock(folder.bytes, folder.cid, batch)).toBe(folder.cid);
+    // Two leaves, their root, the folder: in memory only.
+    expect(batch.blocks.size).toBe(4);
+    const gen = opened.db.meta.get('gen');
+    for (const cid of [added.cid, folder.cid]) {
+      expect(await store.holds(cid)).toBe(false);
+      await expect(store.stat(cid)).rejects.toMatchObject({ code: 'CONTENT_NOT_FOUND' });
+    }
+    expect(opened.db.meta.get('gen')).toBe(gen);
+    await store.blocks.write(batch);
+    expect(await store.holds(folder.cid)).toBe(true);
+    const read = await collect(store.cat(`${folder.cid}/batched.bin`));
+    expect(read.equals(await collect(pseudoRandom(300 * KIB, 'batched')))).toBe(true);
+  });
+
+  it('records pins and content durably once add resolves, seen by another opening, and unpins', async () => {
     const added = await store.add(once_(Buffer.from('pinned')));
     const unpinned = await store.add(once_(Buffer.from('not pinned')), { pin: false });
     expect(await store.pins()).toContain(added.cid);
     expect(await store.pins()).not.toContain(unpinned.cid);
-    await store.flush();
-    const reopened = await EmbeddedStore.open(join(dir.path, 'ipfs'));
-    expect(await reopened.pins()).toContain(added.cid);
-    await reopened.unpin(added.cid);
-    await reopened.flush();
+    const reopened = await openEmbedded(join(dir.path, 'ipfs-store'));
+    try {
+      expect(await reopened.store.pins()).toContain(added.cid);
+      expect((await collect(reopened.store.cat(unpinned.cid))).toString()).toBe('not pinned');
+      await reopened.store.unpin(added.cid);
+    } finally {
+      await reopened.close();
+    }
     expect(await store.pins()).not.toContain(added.cid);
     await expect(store.pin('QmNLei78zWmzUdbeRB3CiUfAizWUrbeeZh5K1rhAQKCh51')).rejects.toMatchObject({
       code: 'CONTENT_NOT_FOUND',

@@ -6,14 +6,15 @@ import { Busboy } from '@fastify/busboy';
 import { CarBlockIterator } from '@ipld/car/iterator';
 import { CID } from 'multiformats/cid';
 import { sha256 } from 'multiformats/hashes/sha2';
-import { EmbeddedStore } from '../../../src/drive/store/embedded.js';
 import { StationError } from '../../../src/errors.js';
 import { tempDir } from '../../helpers/temp.js';
+import { openEmbedded } from './open-store.js';
 
 /**
  * A stand-in for Kubo's RPC API (`/api/v0/…`) speaking its wire format: POST only, multipart uploads,
- * NDJSON/JSON answers with Kubo's field names, errors as HTTP 500 `{Message, Code, Type}`. Content is kept
- * by an embedded store, whose CIDs are checked against `ipfs_cid` elsewhere.
+ * NDJSON/JSON answers with Kubo's field names, raw bytes for `block/get`, errors as HTTP 500
+ * `{Message, Code, Type}`. Content is kept by an embedded store (an LMDB environment of its own), whose CIDs
+ * are checked against `ipfs_cid` elsewhere; like Kubo, it stores what it is sent at once.
  */
 export interface FakeKubo {
   url: string;
@@ -63,7 +64,8 @@ function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
 
 export async function startFakeKubo(): Promise<FakeKubo> {
   const dir = await tempDir('fake-kubo-');
-  const store = await EmbeddedStore.open(join(dir.path, 'repo'));
+  const repo = await openEmbedded(join(dir.path, 'repo'));
+  const { store } = repo;
   const requests: FakeKubo['requests'] = [];
   const hang = new Set<string>();
   const imported = new Map<string, Uint8Array>();
@@ -118,6 +120,16 @@ export async function startFakeKubo(): Promise<FakeKubo> {
       const bytes = Buffer.concat(chunks);
       const cid = CID.parse(await store.putBlock(bytes)).toV1();
       json(res, { Key: cid.toString(), Size: bytes.length });
+    },
+    'block/get': async (params, _req, res) => {
+      const cid = CID.parse(arg(params)).toV0().toString();
+      const bytes = await store.getBlock(cid).catch((error: unknown) => {
+        if ((error as StationError).code !== 'CONTENT_NOT_FOUND') throw error;
+        return null;
+      });
+      if (!bytes) return kuboError(res, `block was not found locally (offline): ipld: could not find ${cid}`);
+      res.writeHead(200, { 'content-type': 'text/plain', 'x-stream-output': '1' });
+      res.end(bytes);
     },
     'pin/add': async (params, _req, res) => {
       await store.pin(arg(params));
@@ -192,7 +204,7 @@ export async function startFakeKubo(): Promise<FakeKubo> {
     close: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
-      await store.close();
+      await repo.close();
       await dir.cleanup();
     },
   };

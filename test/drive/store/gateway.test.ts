@@ -1,16 +1,18 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeDirectory } from '../../../src/drive/store/dag.js';
-import { EmbeddedStore } from '../../../src/drive/store/embedded.js';
+import type { EmbeddedStore } from '../../../src/drive/store/embedded.js';
 import { startGateway, type Gateway } from '../../../src/drive/store/gateway.js';
 import { parseRange } from '../../../src/drive/store/http-range.js';
 import { tempDir } from '../../helpers/temp.js';
 import { collect, once_, pseudoRandom } from '../helpers.js';
+import { openEmbedded, type OpenedStore } from './open-store.js';
 
 const PNG_HEADER = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 describe('read-only gateway over the embedded store', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
+  let opened: OpenedStore;
   let store: EmbeddedStore;
   let gateway: Gateway;
   let big: Buffer;
@@ -20,7 +22,8 @@ describe('read-only gateway over the embedded store', () => {
 
   beforeAll(async () => {
     dir = await tempDir('gateway-');
-    store = await EmbeddedStore.open(join(dir.path, 'ipfs'));
+    opened = await openEmbedded(join(dir.path, 'ipfs-store'));
+    store = opened.store;
     gateway = await startGateway(store, { host: '127.0.0.1', port: 0 });
     big = await collect(pseudoRandom(3 * 1024 * 1024 + 123, 'gateway'));
     bigCid = (await store.add(once_(big))).cid;
@@ -35,7 +38,7 @@ describe('read-only gateway over the embedded store', () => {
   });
   afterAll(async () => {
     await gateway.close();
-    await store.close();
+    await opened.close();
     await dir.cleanup();
   });
 

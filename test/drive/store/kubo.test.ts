@@ -85,6 +85,20 @@ describe('Kubo content store (kubo-rpc-client against a server speaking Kubo’s
     expect(await store.ls(empty.cid)).toEqual([]);
   });
 
+  it('reads blocks back through block/get, and holds what it can stat', async () => {
+    const hello = await store.add(once_(Buffer.from('hello world\n')));
+    const node = await encodeDirectory([{ name: 'read.txt', cid: hello.cid, dagSize: hello.dagSize }]);
+    await store.putBlock(node.bytes);
+    const bytes = await store.getBlock(node.cid);
+    expect(Buffer.from(bytes).equals(Buffer.from(node.bytes))).toBe(true);
+    expect(lastRequest('block/get').params.get('arg')).toBe(node.cid);
+    const missing = 'QmNLei78zWmzUdbeRB3CiUfAizWUrbeeZh5K1rhAQKCh51';
+    await expect(store.getBlock(missing)).rejects.toMatchObject({ code: 'CONTENT_NOT_FOUND' });
+    await expect(store.getBlock('nonsense')).rejects.toMatchObject({ code: 'INVALID_IPFS_PATH' });
+    expect(await store.holds(node.cid)).toBe(true);
+    expect(await store.holds(missing)).toBe(false);
+  });
+
   it('maps Kubo’s error messages to typed errors', async () => {
     const hello = await store.add(once_(Buffer.from('hello world\n')));
     const node = await encodeDirectory([{ name: 'a', cid: hello.cid, dagSize: hello.dagSize }]);
