@@ -68,7 +68,7 @@ export class StoreCollector {
       if (blocks) {
         const marked = await markLive(db, keptSince, async (cid) => blocks.bytes(CID.parse(cid)));
         report = {
-          ...(await sweepStore(db, this.deps.storeDir, marked, clock.now())),
+          ...(await sweepStore(db, this.deps.storeDir, marked)),
           live: marked.live.size,
         };
       }

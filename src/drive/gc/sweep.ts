@@ -103,11 +103,7 @@ async function sweepLegacyBlocks(dir: string, marked: Marked): Promise<number> {
   return removed;
 }
 
-export async function sweepStore(
-  db: DriveDb,
-  storeDir: string,
-  marked: Marked,
-): Promise<SweepReport> {
+export async function sweepStore(db: DriveDb, storeDir: string, marked: Marked): Promise<SweepReport> {
   const blocks = await sweepTable(
     db,
     db.blocks as never,
