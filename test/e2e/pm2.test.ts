@@ -9,6 +9,8 @@ import { newKey, signEvent } from '../helpers/nostr.js';
 import { publish, waitFor } from '../helpers/relay.js';
 import { tempDir } from '../helpers/temp.js';
 import { freePort } from './service-process.js';
+import { httpApi, registerAt } from '../drive/index/http-api.js';
+import { disagreements, raceOnDrive, serverErrors, type Listing } from '../drive/index/race-workload.js';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -126,6 +128,50 @@ describe('PM2 deployment', () => {
     }
     await run(PM2, ['delete', 'all'], { cwd: ROOT, env });
   }, 120_000);
+
+  it('keeps a drive right when two cluster workers share DATA_ROOT: its owner and its pages racing', async () => {
+    await run(PM2, ['delete', 'all'], { cwd: ROOT, env }).catch(() => undefined);
+    const log = join(dir.path, '.zen', 'tmp', 'uplanet-station.out.log');
+    const before = (await readFile(log, 'utf8').catch(() => '')).length;
+    const clusterEnv = {
+      ...env,
+      STATION_INSTANCES: '2',
+      UPLOAD_MAX_PER_MINUTE: '100000',
+      UPLOAD_MAX_CONCURRENT: '16',
+    };
+    await run(PM2, ['start', 'ecosystem.config.cjs'], { cwd: ROOT, env: clusterEnv });
+    const apps = async () => {
+      const { stdout } = await run(PM2, ['jlist'], { cwd: ROOT, env });
+      return (JSON.parse(stdout) as { pm2_env: { status: string; restart_time: number } }[]).map(
+        (a) => a.pm2_env,
+      );
+    };
+    await waitFor(async () => (await apps()).filter((app) => app.status === 'online').length === 2, 30_000);
+    await waitFor(async () => (await health()) !== null, 30_000);
+    const base = `http://127.0.0.1:${port}`;
+    const api = httpApi(() => base, await registerAt(base, 'cluster-racer@example.org'));
+    const end = Date.now() + Number(process.env.DRIVE_RACE_SECONDS ?? 60) * 1000;
+    // Connections are dealt to both workers in turn: each batch of changes may meet the other worker's.
+    const result = await raceOnDrive(api, { loops: 3, readers: 4, until: () => Date.now() > end });
+    expect(serverErrors(result), JSON.stringify([...result.statuses])).toBe(0);
+    expect(result.inconsistent).toEqual([]);
+    for (let i = 0; i < 4; i++) {
+      const final = await api.list();
+      expect(final.status).toBe(200);
+      expect(disagreements(final.body as Listing, result)).toEqual([]);
+    }
+    expect((await apps()).map((app) => app.restart_time)).toEqual([0, 0]);
+    // Both workers changed the drive.
+    const writers = new Set(
+      (await readFile(log, 'utf8'))
+        .slice(before)
+        .split('\n')
+        .filter((line) => line.includes('"file uploaded"'))
+        .map((line) => (JSON.parse(line.slice(line.indexOf('{'))) as { pid: number }).pid),
+    );
+    expect(writers.size).toBe(2);
+    await run(PM2, ['delete', 'all'], { cwd: ROOT, env });
+  }, 180_000);
 
   it('starts the station again after it stopped itself past MEMORY_LIMIT_MB (no max_memory_restart)', async () => {
     await run(PM2, ['delete', 'all'], { cwd: ROOT, env }).catch(() => undefined);
