@@ -12,6 +12,7 @@ import { BlockBatch } from './db/block-batch.js';
 import type { DriveDb } from './db/drive-db.js';
 import type { EntryRecord, MediaRecord } from './db/records.js';
 import { commitMedia, wrapperOfLink } from './db/commit.js';
+import { throughCommit } from './db/commit-error.js';
 import { DriveQueue } from './changes/queue.js';
 import type { DriveOp, Outcome, Removal } from './changes/ops.js';
 import { parseDrivePath, sanitiseFileName } from './names.js';
@@ -197,7 +198,10 @@ export class DriveService extends DriveReader {
   ): Promise<boolean> {
     const { db, clock } = this.deps;
     const wrapper = wrapperOfLink(entry.ipfs_link);
-    const kept = await commitMedia(db, user.hex, entry.path, wrapper, record, batch, unixSeconds(clock));
+    const kept = await throughCommit(
+      commitMedia(db, user.hex, entry.path, wrapper, record, batch, unixSeconds(clock)),
+      this.staging.dir,
+    );
     await db.root.flushed;
     return kept;
   }

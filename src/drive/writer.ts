@@ -5,7 +5,8 @@ import { localTimestamp, unixSeconds, type Clock } from '../clock.js';
 import type { StagingArea } from '../fs/staging.js';
 import { TryLater } from '../errors.js';
 import { BlockBatch } from './db/block-batch.js';
-import { clearIntents, commitChange } from './db/commit.js';
+import { clearIntents, commitChange, wrapperOfLink } from './db/commit.js';
+import { throughCommit } from './db/commit-error.js';
 import type { DriveDb } from './db/drive-db.js';
 import type { DriveReads } from './db/reads.js';
 import { DriveView } from './changes/drive-view.js';
@@ -69,12 +70,15 @@ export class DriveWriter {
         hints: target.hints,
       });
       if (!plan.commit) return plan.outcomes;
-      const committed = await commitChange(db, plan.commit);
+      const committed = await throughCommit(commitChange(db, plan.commit), this.deps.staging.dir);
       if (!committed.ok) continue;
       await db.root.flushed;
       // Kubo keeps what it pins: the new root and wrappers (the collector unpins them once their time is up).
       if (this.deps.store.kind === 'kubo')
-        for (const cid of plan.commit.handedOut)
+        for (const cid of [
+          ...plan.commit.handedOut,
+          ...plan.commit.added.map((e) => wrapperOfLink(e.ipfs_link)),
+        ])
           await this.deps.store
             .pin(cid)
             .catch((error: unknown) => this.deps.logger.warn({ err: error, cid }, 'drive: pin failed'));

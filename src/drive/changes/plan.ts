@@ -87,7 +87,6 @@ export async function planChange(
     context.hints,
   );
   const placed: { index: number; entry: EntryRecord; placement: Placement }[] = [];
-  const wrappers: string[] = [];
   for (const [i, { index, placement, category }] of fitting.entries()) {
     const name = names[i];
     if (!name) {
@@ -98,7 +97,6 @@ export async function planChange(
     const { cid, dagSize } = placement.added;
     const wrapper = await encodeDirectory([{ name, cid, dagSize }]);
     await nodes.put(wrapper.bytes);
-    wrappers.push(wrapper.cid);
     const entry = view.add({
       path: `${category}/${name}`,
       name,
@@ -119,6 +117,7 @@ export async function planChange(
     return { outcomes: fillRoot(outcomes, view.head?.root ?? ''), commit: null, moves: [], removals: [] };
   const tree = await publishTree(view, nodes, context);
   const head = {
+    id: view.head?.id ?? 0, // the index gives a new drive its number when the change commits
     email: context.email,
     hex: view.hex,
     version: (view.head?.version ?? 0) + 1,
@@ -167,9 +166,9 @@ export async function planChange(
       added,
       removed,
       rows: [...tree.manifest.rows.values()],
-      dropRowsAbove: tree.manifest.dropAbove,
       blocks: batch,
-      handedOut: [tree.root, ...wrappers],
+      // A file's wrapper is kept while the file is, then STORE_KEEP_ROOTS_S more (db/commit.ts countRef).
+      handedOut: [tree.root],
       intents,
       at: context.at,
     },

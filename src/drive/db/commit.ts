@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { nextGen, type DriveDb } from './drive-db.js';
+import { nextDriveId, nextGen, type DriveDb } from './drive-db.js';
 import type { BlockBatch } from './block-batch.js';
 import type { DriveHead, EntryRecord, FsIntent, MediaRecord, PageRecord } from './records.js';
 
@@ -17,8 +17,6 @@ export interface DriveCommit {
   /** Media records of files the change adds (a migrated drive's). */
   media?: readonly { wrapper: string; record: MediaRecord }[];
   rows: readonly { level: number; index: number; record: PageRecord | null }[];
-  /** Rows of the manifest's tree above this level are dropped (the tree got shorter), or null. */
-  dropRowsAbove: number | null;
   blocks: BlockBatch;
   /** CIDs handed to clients by this change (its root, new wrappers): kept readable STORE_KEEP_ROOTS_S. */
   handedOut: readonly string[];
@@ -30,18 +28,21 @@ export interface DriveCommit {
 
 export type CommitOutcome = { ok: true; intentIds: string[] } | { ok: false; reason: 'conflict' };
 
-/** Writes a change's blocks, or marks the ones it reuses: either way the collector spares them (gc/). */
+/**
+ * Writes a change's blocks. One already held is reused and given the change's number: a collection whose
+ * walk began before this change (and may not have seen it reach that block) then spares it (gc/sweep.ts); a
+ * new block is not in that walk's snapshot at all.
+ */
 export function writeBlocks(db: DriveDb, blocks: BlockBatch, gen: number): void {
   for (const [cid, bytes] of blocks.blocks) {
-    if (!db.blocks.doesExist(cid))
-      void db.blocks.put(cid, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-    void db.blockGen.put(cid, gen);
+    if (db.blocks.doesExist(cid)) void db.blockGen.put(cid, gen);
+    else void db.blocks.put(cid, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   }
   const files = new Set<string>();
   for (const [cid, leaf] of blocks.leaves) {
+    if (db.fileLeaves.doesExist(cid)) void db.blockGen.put(cid, gen);
     // The newest holding serves the leaf: an older held file nothing names any more is collected.
     void db.fileLeaves.put(cid, leaf);
-    void db.blockGen.put(cid, gen);
     files.add(leaf.file);
   }
   // Named by leaves now: the import's claim on its file is no longer needed.
@@ -61,16 +62,16 @@ export function countRef(db: DriveDb, cid: string, delta: number, at: number): v
   }
 }
 
-function countHolder(db: DriveDb, key: [string, string], delta: number): void {
+function countHolder(db: DriveDb, key: [string, number], delta: number): void {
   const count = (db.holders.get(key) ?? 0) + delta;
   if (count > 0) void db.holders.put(key, count);
   else void db.holders.remove(key);
 }
 
-function dropMedia(db: DriveDb, hex: string, wrapper: string, at: number): void {
-  const record = db.media.get([hex, wrapper]);
+function dropMedia(db: DriveDb, id: number, wrapper: string, at: number): void {
+  const record = db.media.get([id, wrapper]);
   if (!record) return;
-  void db.media.remove([hex, wrapper]);
+  void db.media.remove([id, wrapper]);
   countRef(db, record.bundle, -1, at);
 }
 
@@ -88,35 +89,30 @@ export function commitChange(db: DriveDb, change: DriveCommit): Promise<CommitOu
     const gen = nextGen(db);
     writeBlocks(db, change.blocks, gen);
     const { hex } = change;
+    const id = current?.id ?? nextDriveId(db);
     for (const entry of change.removed) {
-      void db.entries.remove([hex, entry.seq]);
-      void db.paths.remove([hex, entry.path]);
-      void db.hashes.remove([hex, entry.sha256, entry.seq]);
-      countHolder(db, [entry.sha256, hex], -1);
+      void db.entries.remove([id, entry.seq]);
+      void db.paths.remove([id, entry.path]);
+      void db.hashes.remove([id, entry.sha256, entry.seq]);
+      countHolder(db, [entry.sha256, id], -1);
       countRef(db, wrapperOfLink(entry.ipfs_link), -1, change.at);
       // Its thumbnail, GIF and info document go with it.
-      dropMedia(db, hex, wrapperOfLink(entry.ipfs_link), change.at);
+      dropMedia(db, id, wrapperOfLink(entry.ipfs_link), change.at);
     }
     for (const entry of change.added) {
-      void db.entries.put([hex, entry.seq], entry);
-      void db.paths.put([hex, entry.path], entry.seq);
-      void db.hashes.put([hex, entry.sha256, entry.seq], true);
-      countHolder(db, [entry.sha256, hex], 1);
+      void db.entries.put([id, entry.seq], entry);
+      void db.paths.put([id, entry.path], entry.seq);
+      void db.hashes.put([id, entry.sha256, entry.seq], true);
+      countHolder(db, [entry.sha256, id], 1);
       countRef(db, wrapperOfLink(entry.ipfs_link), 1, change.at);
     }
     for (const { wrapper, record } of change.media ?? []) {
-      void db.media.put([hex, wrapper], record);
+      void db.media.put([id, wrapper], record);
       countRef(db, record.bundle, 1, change.at);
     }
-    if (change.dropRowsAbove !== null)
-      for (const key of db.pages.getKeys({
-        start: [hex, change.dropRowsAbove + 1, 0],
-        end: [hex, Infinity, 0],
-      }))
-        void db.pages.remove(key);
     for (const { level, index, record } of change.rows) {
-      if (record) void db.pages.put([hex, level, index], record);
-      else void db.pages.remove([hex, level, index]);
+      if (record) void db.pages.put([id, level, index], record);
+      else void db.pages.remove([id, level, index]);
     }
     for (const cid of change.handedOut) void db.roots.put(cid, change.at);
     const intentIds: string[] = [];
@@ -125,7 +121,7 @@ export function commitChange(db: DriveDb, change: DriveCommit): Promise<CommitOu
       intentIds.push(id);
       void db.intents.put([hex, id], intent);
     }
-    void db.drives.put(hex, change.head);
+    void db.drives.put(hex, { ...change.head, id });
     return { ok: true, intentIds };
   }) as Promise<CommitOutcome>;
 }
@@ -144,12 +140,13 @@ export function commitMedia(
   at: number,
 ): Promise<boolean> {
   return db.root.childTransaction(() => {
-    const seq = db.paths.get([hex, path]);
-    const entry = seq === undefined ? undefined : db.entries.get([hex, seq]);
+    const id = db.drives.get(hex)?.id ?? -1;
+    const seq = db.paths.get([id, path]);
+    const entry = seq === undefined ? undefined : db.entries.get([id, seq]);
     if (!entry || wrapperOfLink(entry.ipfs_link) !== wrapper) return false;
     writeBlocks(db, blocks, nextGen(db));
-    dropMedia(db, hex, wrapper, at);
-    void db.media.put([hex, wrapper], record);
+    dropMedia(db, id, wrapper, at);
+    void db.media.put([id, wrapper], record);
     countRef(db, record.bundle, 1, at);
     // Readable for a while after the file goes, as the file's own wrapper is.
     for (const cid of [record.bundle, record.info, record.thumbnail, record.gifanim])

@@ -26,22 +26,26 @@ export interface DriveDb {
   pins: Database<string, string>;
   /** hex → the drive's head. */
   drives: Database<DriveHead, string>;
-  /** [hex, seq] → the file added as that drive's seq-th. */
-  entries: Database<EntryRecord, [string, number]>;
-  /** [hex, path] → seq. */
-  paths: Database<number, [string, string]>;
-  /** [hex, sha256, seq]: a drive's files by content. */
-  hashes: Database<true, [string, string, number]>;
-  /** [sha256, hex] → how many of that drive's files hold these bytes (the blob index). */
-  holders: Database<number, [string, string]>;
+  /**
+   * [drive, seq] → the file added as that drive's seq-th. Tables of a drive's records are keyed by its head's
+   * `id` (a small number given at its first change), not by its 64-character key: every change writes
+   * several of these keys.
+   */
+  entries: Database<EntryRecord, [number, number]>;
+  /** [drive, path] → seq. */
+  paths: Database<number, [number, string]>;
+  /** [drive, sha256, seq]: a drive's files by content. */
+  hashes: Database<true, [number, string, number]>;
+  /** [sha256, drive] → how many of that drive's files hold these bytes (the blob index). */
+  holders: Database<number, [string, number]>;
   /** CID → how many drive files and media records keep it (wrappers, media folders): never below 1. */
   pinRefs: Database<number, string>;
   /** CID → unix seconds it was last handed out (a root, a wrapper): kept STORE_KEEP_ROOTS_S after. */
   roots: Database<number, string>;
-  /** [hex, wrapper CID] → the media made for that file. */
-  media: Database<MediaRecord, [string, string]>;
-  /** [hex, level, index] → a node of the drive's published manifest (tree/manifest-tree.ts). */
-  pages: Database<PageRecord, [string, number, number]>;
+  /** [drive, wrapper CID] → the media made for that file. */
+  media: Database<MediaRecord, [number, string]>;
+  /** [drive, level, index] → a node of the drive's published manifest (tree/manifest-tree.ts). */
+  pages: Database<PageRecord, [number, number, number]>;
   /** [hex, id] → a file operation a committed change still owes the drive's folders. */
   intents: Database<FsIntent, [string, string]>;
   /** Counters and markers: `gen`, `gc`, `migration`. */
@@ -71,8 +75,16 @@ export async function openDriveDb(storeDir: string): Promise<DriveDb> {
   const path = driveDbPath(storeDir);
   await mkdir(path, { recursive: true, mode: 0o700 });
   // A failed commit (a full disk) rejects its own transaction; commits are durable once `root.flushed`
-  // resolves, and their flush overlaps the next transaction (lmdb-js overlappingSync).
-  const root = open({ path, compression: false, separateFlushed: true, maxDbs: 32 });
+  // resolves, and their flush overlaps the next transaction (lmdb-js overlappingSync). Without event-turn
+  // batching: with it lmdb-js keeps a commit promise of its own that nobody awaits, which a failed commit
+  // rejects unhandled, bringing the process down (as state/station-db.ts and the relay's store found).
+  const root = open({
+    path,
+    compression: false,
+    separateFlushed: true,
+    maxDbs: 32,
+    eventTurnBatching: false,
+  });
   const dbs = {
     blocks: root.openDB<Buffer, string>({ name: 'blocks', encoding: 'binary' }),
     fileLeaves: root.openDB<HeldLeaf, string>({ name: 'file-leaves' }),
@@ -80,14 +92,14 @@ export async function openDriveDb(storeDir: string): Promise<DriveDb> {
     imports: root.openDB<{ holder: string; at: number }, string>({ name: 'held-imports' }),
     pins: root.openDB<string, string>({ name: 'pins', encoding: 'string' }),
     drives: root.openDB<DriveHead, string>({ name: 'drives' }),
-    entries: root.openDB<EntryRecord, [string, number]>({ name: 'entries' }),
-    paths: root.openDB<number, [string, string]>({ name: 'paths' }),
-    hashes: root.openDB<true, [string, string, number]>({ name: 'hashes' }),
-    holders: root.openDB<number, [string, string]>({ name: 'holders' }),
+    entries: root.openDB<EntryRecord, [number, number]>({ name: 'entries' }),
+    paths: root.openDB<number, [number, string]>({ name: 'paths' }),
+    hashes: root.openDB<true, [number, string, number]>({ name: 'hashes' }),
+    holders: root.openDB<number, [string, number]>({ name: 'holders' }),
     pinRefs: root.openDB<number, string>({ name: 'pin-refs' }),
     roots: root.openDB<number, string>({ name: 'roots' }),
-    media: root.openDB<MediaRecord, [string, string]>({ name: 'media' }),
-    pages: root.openDB<PageRecord, [string, number, number]>({ name: 'pages' }),
+    media: root.openDB<MediaRecord, [number, string]>({ name: 'media' }),
+    pages: root.openDB<PageRecord, [number, number, number]>({ name: 'pages' }),
     intents: root.openDB<FsIntent, [string, string]>({ name: 'fs-intents' }),
     meta: root.openDB<unknown, string>({ name: 'meta' }),
   };
@@ -109,6 +121,13 @@ export function nextGen(db: Pick<DriveDb, 'meta'>): number {
   const gen = ((db.meta.get('gen') as number | undefined) ?? 0) + 1;
   void db.meta.put('gen', gen);
   return gen;
+}
+
+/** Within a write transaction: the id of a drive the index meets for the first time. */
+export function nextDriveId(db: Pick<DriveDb, 'meta'>): number {
+  const id = ((db.meta.get('drive-id') as number | undefined) ?? 0) + 1;
+  void db.meta.put('drive-id', id);
+  return id;
 }
 
 /** The last change number committed (outside a transaction: as of this read). */

@@ -58,23 +58,29 @@ export class DriveReads {
     return this.db.drives.get(hex, at);
   }
 
+  /** The drive's number in the index's keys; -1 (no record has it) for a drive the index does not know. */
+  private idOf(hex: string, at: At): number {
+    return this.db.drives.get(hex, at)?.id ?? -1;
+  }
+
   /** The drive's files in the order they were added. */
   entries(hex: string, at: At = {}): EntryRecord[] {
-    return [...this.db.entries.getRange({ start: [hex, 0], end: [hex, Infinity], ...at })].map(
-      (e) => e.value,
-    );
+    const id = this.idOf(hex, at);
+    return [...this.db.entries.getRange({ start: [id, 0], end: [id, Infinity], ...at })].map((e) => e.value);
   }
 
   /** The files with seq in [from, to). */
   entriesBetween(hex: string, from: number, to: number, at: At = {}): EntryRecord[] {
-    return [...this.db.entries.getRange({ start: [hex, from], end: [hex, to], ...at })].map((e) => e.value);
+    const id = this.idOf(hex, at);
+    return [...this.db.entries.getRange({ start: [id, from], end: [id, to], ...at })].map((e) => e.value);
   }
 
   /** The smallest and largest seq of the drive's files, null when it holds none. */
   seqRange(hex: string, at: At = {}): { min: number; max: number } | null {
-    const first = [...this.db.entries.getKeys({ start: [hex, 0], end: [hex, Infinity], limit: 1, ...at })];
+    const id = this.idOf(hex, at);
+    const first = [...this.db.entries.getKeys({ start: [id, 0], end: [id, Infinity], limit: 1, ...at })];
     const last = [
-      ...this.db.entries.getKeys({ start: [hex, Infinity], end: [hex, -1], reverse: true, limit: 1, ...at }),
+      ...this.db.entries.getKeys({ start: [id, Infinity], end: [id, -1], reverse: true, limit: 1, ...at }),
     ];
     if (!first[0] || !last[0]) return null;
     return { min: first[0][1], max: last[0][1] };
@@ -82,36 +88,43 @@ export class DriveReads {
 
   /** Up to `limit` seqs of the drive's files from its first (or, `reverse`, its last) on. */
   endSeqs(hex: string, limit: number, reverse = false): number[] {
+    const id = this.idOf(hex, {});
     const range = reverse
-      ? { start: [hex, Infinity] as [string, number], end: [hex, -1] as [string, number], reverse, limit }
-      : { start: [hex, 0] as [string, number], end: [hex, Infinity] as [string, number], limit };
+      ? { start: [id, Infinity] as [number, number], end: [id, -1] as [number, number], reverse, limit }
+      : { start: [id, 0] as [number, number], end: [id, Infinity] as [number, number], limit };
     return [...this.db.entries.getKeys(range)].map((key) => key[1]);
   }
 
   /** Up to `limit` seqs of the drive's files with these bytes, in added order. */
   seqsWithSha256(hex: string, sha256: string, limit: number): number[] {
-    const range = { start: [hex, sha256, 0], end: [hex, sha256, Infinity], limit } as const;
-    return [...this.db.hashes.getKeys(range as never)].map((key) => (key as [string, string, number])[2]);
+    const id = this.idOf(hex, {});
+    const range = { start: [id, sha256, 0], end: [id, sha256, Infinity], limit } as const;
+    return [...this.db.hashes.getKeys(range as never)].map((key) => (key as [number, string, number])[2]);
   }
 
   entryAt(hex: string, path: string, at: At = {}): EntryRecord | undefined {
-    const seq = this.db.paths.get([hex, path], at);
-    return seq === undefined ? undefined : this.db.entries.get([hex, seq], at);
+    const id = this.idOf(hex, at);
+    const seq = this.db.paths.get([id, path], at);
+    return seq === undefined ? undefined : this.db.entries.get([id, seq], at);
   }
 
   /** The drive's first file (in added order) with these bytes. */
   withSha256(hex: string, sha256: string, at: At = {}): EntryRecord | undefined {
+    return this.firstWithSha256(this.idOf(hex, at), sha256, at);
+  }
+
+  private firstWithSha256(id: number, sha256: string, at: At = {}): EntryRecord | undefined {
     const keys = [
-      ...this.db.hashes.getKeys({ start: [hex, sha256, 0], end: [hex, sha256, Infinity], limit: 1, ...at }),
+      ...this.db.hashes.getKeys({ start: [id, sha256, 0], end: [id, sha256, Infinity], limit: 1, ...at }),
     ];
     const seq = keys[0]?.[2];
-    return seq === undefined ? undefined : this.db.entries.get([hex, seq], at);
+    return seq === undefined ? undefined : this.db.entries.get([id, seq], at);
   }
 
   /** A blob by hash, whoever holds it: the first holder's first copy. */
   findBlob(sha256: string): OwnedBlob | undefined {
-    for (const key of this.db.holders.getKeys({ start: [sha256, ''], end: [sha256, LAST], limit: 4 })) {
-      const entry = this.withSha256(key[1], sha256);
+    for (const key of this.db.holders.getKeys({ start: [sha256, 0], end: [sha256, Infinity], limit: 4 })) {
+      const entry = this.firstWithSha256(key[1], sha256);
       if (entry) return ownedBlob(entry);
     }
     return undefined;
@@ -135,16 +148,17 @@ export class DriveReads {
   }
 
   media(hex: string, wrapper: string): MediaRecord | undefined {
-    return this.db.media.get([hex, wrapper]);
+    return this.db.media.get([this.idOf(hex, {}), wrapper]);
   }
 
   /** Every media record of a drive (the CLI's Kubo import pins them). */
   allMedia(hex: string): MediaRecord[] {
-    return [...this.db.media.getRange({ start: [hex, ''], end: [hex, LAST] })].map((e) => e.value);
+    const id = this.idOf(hex, {});
+    return [...this.db.media.getRange({ start: [id, ''], end: [id, LAST] })].map((e) => e.value);
   }
 
   row(hex: string, level: number, index: number): PageRecord | undefined {
-    return this.db.pages.get([hex, level, index]);
+    return this.db.pages.get([this.idOf(hex, {}), level, index]);
   }
 
   /** Every drive's owner key (the collector walks their roots; the migration checks who is done). */

@@ -19,6 +19,8 @@ export interface FolderRef extends NodeRef {
  * drive meanwhile.
  */
 export interface DriveHead {
+  /** The drive's number in the index's keys (db/drive-db.ts), given by its first change. */
+  id: number;
   email: string;
   hex: string;
   /** Bumped by every change; 1 after the first. */

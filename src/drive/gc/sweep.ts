@@ -26,10 +26,9 @@ export interface SweepReport {
 }
 
 /**
- * Removes from `table` the keys the walk did not reach and no change touched since it began (their
- * `blockGen` at most `marked.gen`), checked again inside each transaction: a change that reused a key after
- * the walk gave it a later number, and one committed after the removal writes the key anew (changes carry
- * their blocks). Answers the keys and value bytes removed.
+ * Removes from `table` the keys of the walk's snapshot it did not reach and no change reused since (a reuse
+ * records a `blockGen` above `marked.gen`), checked again inside each transaction; a change committed after a
+ * removal writes the key anew (changes carry their blocks). Answers the keys and value bytes removed.
  */
 async function sweepTable(
   db: DriveDb,
@@ -41,7 +40,8 @@ async function sweepTable(
   let bytes = 0;
   let after: string | undefined;
   for (;;) {
-    const keys = [...table.getKeys({ start: after, limit: KEYS_PER_TRANSACTION })].filter((k) => k !== after);
+    const range = { start: after, limit: KEYS_PER_TRANSACTION, transaction: marked.snapshot };
+    const keys = [...table.getKeys(range)].filter((k) => k !== after);
     if (keys.length === 0) break;
     after = keys.at(-1);
     const dead = keys.filter((key) => !marked.live.has(key));
@@ -115,5 +115,6 @@ export async function sweepStore(db: DriveDb, storeDir: string, marked: Marked):
   const legacyBlocks = await sweepLegacyBlocks(join(storeDir, 'blocks'), marked);
   // Change numbers of keys no table holds any more (a block removed, or written by a change with Kubo).
   await sweepTable(db, db.blockGen as never, marked, () => 0);
+  marked.snapshot.done();
   return { blocks: blocks.removed, bytes: blocks.bytes, leaves: leaves.removed, files, legacyBlocks };
 }

@@ -162,6 +162,7 @@ export async function importLegacyDrive(
     hex: user.hex,
     basedOn: null,
     head: {
+      id: 0, // given when the change commits (db/commit.ts)
       email: user.email,
       hex: user.hex,
       version: 1,
@@ -176,7 +177,6 @@ export async function importLegacyDrive(
     removed: [],
     media,
     rows: [...manifest.rows.values()],
-    dropRowsAbove: null,
     blocks: batch,
     handedOut: [root, ...previous],
     intents: [],

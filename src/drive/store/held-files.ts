@@ -52,7 +52,7 @@ export class HeldFiles {
 
   /** A name for a file about to be held: its leaves are placed under it before it is linked. */
   newName(): string {
-    return randomBytes(16).toString('hex');
+    return randomBytes(8).toString('hex');
   }
 
   /**

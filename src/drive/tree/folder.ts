@@ -14,7 +14,7 @@ import { ShardEditor } from './shard.js';
 export const PLAIN_FOLDER_MAX_ESTIMATE = 2048;
 
 /** 16 slots a node: a path of small nodes (at most about 1 KiB each) down to any name. */
-export const FOLDER_FANOUT = 16;
+export const FOLDER_FANOUT = 8;
 
 /** Bytes of a CIDv0 in Kubo's estimate (its multihash). */
 const CID_V0_BYTES = 34;

@@ -10,15 +10,17 @@ import type { NodeStore } from './nodes.js';
  * order they were added, the totals) stored so that a change rewrites a few KiB whatever the drive holds:
  * - files are grouped into pages by their `seq` (the order they were added): page p holds the files with
  *   seq in [p·PAGE_FILES, (p+1)·PAGE_FILES), each page one UnixFS leaf of their lines;
- * - inner nodes group TREE_FANOUT consecutive nodes of the level below (node i of level l covers pages
- *   [i·F^l, (i+1)·F^l)), up to one node over every page;
- * - the file's root links the header's leaf, that top node, and the totals' leaf.
- * A change rebuilds the pages of the files it adds or removes and the inner nodes above them. The layout
- * follows from the files and their seq alone, so removing the last file added gives back the previous CID.
- * Any UnixFS reader reads the file whole (its bytes are the same JSON as before); only its CID differs from
- * what `ipfs add` gives the same text (docs/decisions.md, "The drive's published tree").
+ * - a group of TREE_FANOUT^k aligned pages that lies wholly before the last page is one inner node over
+ *   the TREE_FANOUT groups one level down (node i of level k covers pages [i·F^k, (i+1)·F^k));
+ * - the file's root links the header's leaf, then the largest such groups covering the pages from the first
+ *   on (the digits of the page count in base F: at most F−1 groups a level), then the totals' leaf.
+ * Appending a file rewrites its page, the root and the totals, and now and then completes a group (one node
+ * in F); changing a file elsewhere rewrites its page and the groups above it. The layout follows from the
+ * files and their seq alone, so removing the last file added gives back the previous CID. Any UnixFS reader
+ * reads the file whole (its bytes are the same JSON as before); only its CID differs from what `ipfs add`
+ * gives the same text (docs/decisions.md, "The drive's published tree").
  */
-export const PAGE_FILES = 4;
+export const PAGE_FILES = 2;
 export const TREE_FANOUT = 8;
 
 /** What building the manifest needs of the drive as it is after the change. */
@@ -33,28 +35,23 @@ export interface ManifestView {
   /** The smallest and largest seq held, null when empty. */
   seqRange(): { min: number; max: number } | null;
   totals: { files: number; bytes: number };
-  /** A node of the tree as committed (before this change). */
+  /** A node of the tree as committed (before this change): level 0 pages, above them whole groups. */
   row(level: number, index: number): PageRecord | undefined;
 }
 
 /** Rows this change writes (a record) or removes (null), by `level:index`. */
 export type RowChanges = Map<string, { level: number; index: number; record: PageRecord | null }>;
 
-/** The new manifest file, the tree rows to write, and the level above which rows are dropped (or null). */
+/** The new manifest file, and the tree rows to write. */
 export interface ManifestEdit {
   file: PageRecord;
   rows: RowChanges;
-  dropAbove: number | null;
 }
 
+const F = TREE_FANOUT;
 const pageOf = (seq: number) => Math.floor(seq / PAGE_FILES);
-
-/** How many levels of inner nodes cover pages 0..maxPage: at least one. */
-function levelsFor(maxPage: number): number {
-  let levels = 1;
-  while (Math.floor(maxPage / TREE_FANOUT ** levels) > 0) levels += 1;
-  return levels;
-}
+/** Pages in a drive whose last file has seq `max`: the pages before the last one's end. */
+const pageCount = (range: { max: number } | null) => (range ? pageOf(range.max) + 1 : 0);
 
 async function leaf(store: NodeStore, text: string): Promise<PageRecord> {
   const data = Buffer.from(text, 'utf8');
@@ -74,10 +71,26 @@ async function fileNode(store: NodeStore, children: readonly PageRecord[]): Prom
   return { cid: await store.put(bytes), size, dagSize };
 }
 
+/** The whole groups of `pages` pages, largest first: [level, index] of each (the base-F digits of `pages`). */
+function decomposition(pages: number): [number, number][] {
+  const groups: [number, number][] = [];
+  let level = 0;
+  while (F ** (level + 1) <= pages) level += 1;
+  let start = 0;
+  for (; level >= 0; level--) {
+    const size = F ** level;
+    while (start + size <= pages) {
+      groups.push([level, start / size]);
+      start += size;
+    }
+  }
+  return groups;
+}
+
 /**
  * The manifest after a change: `touched` are the seqs of the files added and removed, `before` the seq range
- * the drive held before it (the first file's line has no leading comma, and the tree's height follows the
- * last page). Answers the file and the rows to write.
+ * the drive held before it (the first file's line has no leading comma, and the groups follow the last page).
+ * Answers the file and the rows to write.
  */
 export async function editManifest(
   store: NodeStore,
@@ -101,32 +114,32 @@ export async function editManifest(
     const text = files.map((f) => (f.seq === after?.min ? '' : ',\n') + view.line(f)).join('');
     set(0, page, files.length > 0 ? await leaf(store, text) : null);
   }
-  const oldLevels = before ? levelsFor(pageOf(before.max)) : 0;
-  const levels = after ? levelsFor(pageOf(after.max)) : 0;
-  let indexes = new Set(pages);
-  for (let level = 1; level <= levels; level++) {
-    const parents = new Set([...indexes].map((i) => Math.floor(i / TREE_FANOUT)));
-    // A tree grown taller puts its old top under a new one: that node is new too.
-    if (level > oldLevels) parents.add(0);
-    for (const parent of parents) {
+  const count = pageCount(after);
+  const countBefore = pageCount(before);
+  for (let level = 1; F ** level <= Math.max(count, countBefore); level++) {
+    const size = F ** level;
+    const dirty = new Set<number>();
+    for (const page of pages)
+      if ((Math.floor(page / size) + 1) * size <= count) dirty.add(Math.floor(page / size));
+    // Groups the last page now passes are whole (built); groups it no longer passes are not (dropped).
+    for (let i = Math.floor(countBefore / size); i < Math.floor(count / size); i++) dirty.add(i);
+    for (let i = Math.floor(count / size); i < Math.floor(countBefore / size); i++) set(level, i, null);
+    for (const index of dirty) {
       const children: PageRecord[] = [];
-      for (let i = parent * TREE_FANOUT; i < (parent + 1) * TREE_FANOUT; i++) {
+      for (let i = index * F; i < (index + 1) * F; i++) {
         const child = rowAt(level - 1, i);
         if (child) children.push(child);
       }
-      set(level, parent, children.length > 0 ? await fileNode(store, children) : null);
+      set(level, index, children.length > 0 ? await fileNode(store, children) : null);
     }
-    indexes = parents;
   }
-  const top = levels > 0 ? rowAt(levels, 0) : undefined;
+  const groups = decomposition(count)
+    .map(([level, index]) => rowAt(level, index))
+    .filter((row): row is PageRecord => row !== undefined);
   const head = await leaf(store, view.head);
-  const tail = await leaf(
-    store,
-    (view.totals.files > 0 ? '\n' : '') + view.tail(view.totals.files, view.totals.bytes),
-  );
-  const file = await fileNode(store, top ? [head, top, tail] : [head, tail]);
-  // A tree grown shorter: the levels above its new top are dropped whole (rows there are not kept current).
-  return { file, rows, dropAbove: levels < oldLevels ? levels : null };
+  const totals = view.tail(view.totals.files, view.totals.bytes);
+  const tail = await leaf(store, (view.totals.files > 0 ? '\n' : '') + totals);
+  return { file: await fileNode(store, [head, ...groups, tail]), rows };
 }
 
 /** The manifest of a drive built whole (a migration): every file's seq touched, nothing before. */

@@ -4,6 +4,7 @@ import {
   buildFolder,
   editFolder,
   emptyFolder,
+  FOLDER_FANOUT,
   PLAIN_FOLDER_MAX_ESTIMATE,
 } from '../../../src/drive/tree/folder.js';
 import { ShardEditor } from '../../../src/drive/tree/shard.js';
@@ -34,7 +35,7 @@ describe('category folders', () => {
     expect((await emptyFolder(memoryNodes())).cid).toBe(await addRecursive([]));
   });
 
-  it('become a fanout-16 shard past the threshold, and back, with the CID of the names alone', async () => {
+  it('become a shard past the threshold, and back, with the CID of the names alone', async () => {
     const store = memoryNodes();
     const names = Array.from({ length: 300 }, (_, i) => `photo-${i}.jpg`);
     let folder = await emptyFolder(store);
@@ -42,7 +43,7 @@ describe('category folders', () => {
       folder = await editFolder(store, folder, links(names.slice(at, at + 7)), []);
     const whole = await buildFolder(memoryNodes(), links(names));
     expect(folder).toEqual(whole);
-    expect(ShardEditor.fanoutOf(await store.get(folder.cid))).toBe(16);
+    expect(ShardEditor.fanoutOf(await store.get(folder.cid))).toBe(FOLDER_FANOUT);
     // Down to a handful: plain again, the same as built from those names.
     const kept = names.slice(0, 5);
     const smaller = await editFolder(store, folder, [], names.slice(5));

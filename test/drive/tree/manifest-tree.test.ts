@@ -49,9 +49,6 @@ class Drive {
     return this.view().seqRange();
   }
   apply(edit: Awaited<ReturnType<typeof editManifest>>) {
-    if (edit.dropAbove !== null)
-      for (const key of [...this.rows.keys()])
-        if (Number(key.split(':')[0]) > edit.dropAbove) this.rows.delete(key);
     for (const { level, index, record } of edit.rows.values()) {
       if (record) this.rows.set(`${level}:${index}`, record);
       else this.rows.delete(`${level}:${index}`);
@@ -68,6 +65,7 @@ async function text(store: ReturnType<typeof memoryNodes>, cid: string): Promise
   };
   const file = await exporter(CID.parse(cid), blockstore as never);
   const parts: Uint8Array[] = [];
+  if (!('content' in file)) throw new Error('not a file');
   for await (const part of file.content()) parts.push(part as Uint8Array);
   return Buffer.concat(parts).toString('utf8');
 }
