@@ -1,4 +1,4 @@
-import { access } from 'node:fs/promises';
+import { access, open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Logger } from 'pino';
 import { localTimestamp, type Clock } from '../clock.js';
@@ -18,6 +18,19 @@ export const EXPORT_DELAY_MS = 1_000;
 export const EXPORT_MAX_DELAY_MS = 10_000;
 
 const utf8 = new TextEncoder();
+
+/** The start of a file (where an export names its root), or '' when there is none. */
+async function readStart(path: string): Promise<string> {
+  const handle = await open(path, 'r').catch(() => null);
+  if (!handle) return '';
+  try {
+    const bytes = Buffer.alloc(4096);
+    const { bytesRead } = await handle.read(bytes, 0, bytes.length, 0);
+    return bytes.toString('utf8', 0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
 
 /** One file per line, so that it stays easy to read and grep (station scripts read it). */
 export function manifestText(manifest: Manifest): string {
@@ -84,6 +97,19 @@ export class ManifestExports {
     )
       return;
     await writeFileAtomic(path, utf8.encode(manifestText(manifest)), { mode: 0o644 });
+  }
+
+  /**
+   * Writes the drive's export again when it does not name the drive's current root (a process killed within
+   * a second of a change, before its export): at start, once per drive.
+   */
+  async refresh(user: Pick<UserRecord, 'email' | 'hex'>): Promise<void> {
+    const head = this.deps.reads.head(user.hex);
+    if (!head) return;
+    const path = join(this.deps.driveDir(user), 'manifest.json');
+    const start = await readStart(path);
+    const named = /"root_cid":("[^"]*"|null)/.exec(start)?.[1];
+    if (named !== JSON.stringify(head.root)) await this.writeNow(user);
   }
 
   private async write(hex: string): Promise<void> {

@@ -8,6 +8,7 @@ import { tempPathFor } from '../fs/atomic.js';
 import { within } from '../fs/paths.js';
 import { holderIsGone } from '../process/identity.js';
 import type { DriveDb } from './db/drive-db.js';
+import { handled } from './db/commit-error.js';
 import type { DriveReads } from './db/reads.js';
 import type { FsIntent } from './db/records.js';
 import type { ContentStore } from './store/types.js';
@@ -68,7 +69,7 @@ export async function settleIntents(deps: IntentDeps): Promise<number> {
     const driveDir = deps.driveDirOf(hex);
     try {
       if (driveDir) await settle(deps, driveDir, hex, value);
-      await deps.db.intents.remove(key);
+      await handled(deps.db.intents.remove(key));
       settled += 1;
     } catch (error) {
       deps.logger.warn(

@@ -6,6 +6,7 @@ import type { UserRecord } from '../identity/user-files.js';
 import type { UserLookup } from '../identity/user-store.js';
 import { BlobService } from './blobs/service.js';
 import { openDriveDb, type DriveDb } from './db/drive-db.js';
+import { handled } from './db/commit-error.js';
 import { DriveReads } from './db/reads.js';
 import { ManifestExports } from './export.js';
 import { settleIntents } from './fs-intents.js';
@@ -72,10 +73,11 @@ export async function openDriveServices(config: Config, deps: DriveServicesDeps)
     now: () => clock.now(),
     driveDir,
     exported: (user) => exports.writeNow(user),
+    refreshed: (user) => exports.refresh(user),
     retire: async () => {
       await deps.retireBlobIndex?.();
       // Pins of earlier versions: the drives keep what they pinned now (db/commit.ts `pinRefs`).
-      if (embedded) await db.pins.clearAsync();
+      if (embedded) await handled(db.pins.clearAsync());
     },
   });
   const drive: DriveService = new DriveService({

@@ -23,7 +23,7 @@ describe('free names for a batch', () => {
         expect(asked).toBeLessThanOrEqual(2);
       }
       listed.delete('Images/a (5).jpg');
-      hints.clear(); // what DriveState does when a file is removed
+      hints.clear(); // what a change that removes a file does (changes/plan.ts)
       expect(await freeNames(dir.path, isListed, want, hints)).toEqual(['a (5).jpg']);
       // Two of a batch get two names; the hint never skips a name a failed batch left free.
       expect(await freeNames(dir.path, isListed, [...want, ...want], hints)).toEqual([

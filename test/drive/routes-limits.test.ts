@@ -17,7 +17,7 @@ describe('drive routes: limits and malformed uploads', () => {
 
   const driveFiles = async () =>
     (await readdir(join(erin.dir, 'APP', 'uDRIVE'), { recursive: true })).filter(
-      // The drive's files, not its lock (`.drive.lock/holder`, docs/data-layout.md).
+      // The drive's files in their folders, not its exported manifest.json (drive/export.ts).
       (f) => f.includes('/') && !f.startsWith('.'),
     );
   const staging = () => readdir(join(t.config.dataRoot, '.drive-staging')).catch(() => []);

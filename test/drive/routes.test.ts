@@ -7,7 +7,7 @@ import { newKey } from '../helpers/nostr.js';
 import { driveLinks } from '../../src/drive/links.js';
 import { register, type Owner } from '../helpers/multipart.js';
 import { postJson, upload } from './http.js';
-import { expectPublishedAsOnDisk } from './published-tree.js';
+import { expectPublishedAsOnDisk, expectSamePublishedDrive } from './published-tree.js';
 
 const LOCAL_ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}$/;
 
@@ -119,7 +119,7 @@ describe('drive routes', () => {
     expect(await readdir(join(t.config.dataRoot, '.drive-staging'))).toEqual([]);
   });
 
-  it('deletes (404 unknown, 400 escaping) and a re-upload at the same date restores the same root CID', async () => {
+  it('deletes (404 unknown, 400 escaping) and a re-upload at the same date publishes the same drive again', async () => {
     clock.frozen = Date.now();
     onTestFinished(() => void (clock.frozen = null));
     const dave = await register(t, 'dave@example.org');
@@ -140,7 +140,8 @@ describe('drive routes', () => {
     const again = (
       await upload(t, dave, 'song.mp3', 'ID3 la la', { createdAt: Math.floor(Date.now() / 1000) - 1 })
     ).json();
-    expect(again).toMatchObject({ fileName: 'song.mp3', new_cid: added.new_cid });
+    expect(again).toMatchObject({ fileName: 'song.mp3' });
+    await expectSamePublishedDrive(t.app.contentStore, again.new_cid, added.new_cid);
     const unknown = await postJson(t, dave, '/api/delete', { file_path: 'Music/none.mp3' });
     expect(unknown.statusCode).toBe(404);
     const escaping = await postJson(t, dave, '/api/delete', { file_path: '../../../HEX' });

@@ -26,6 +26,4 @@ export interface Removal {
   rootCid: string;
 }
 
-export type OpValue<O extends DriveOp> = O extends { kind: 'add' } ? DriveFileResult : Removal;
-
 export type Outcome = { ok: true; value: DriveFileResult | Removal } | { ok: false; error: unknown };

@@ -46,3 +46,15 @@ export async function throughCommit<T>(transaction: Promise<T>, path: string): P
     throw Object.assign(new Error(message, { cause }), code ? { code } : {});
   }
 }
+
+/**
+ * Any other write of the drive index, with the real error of a failed commit handled (see throughCommit):
+ * the caller gets lmdb-js's own error, and no rejection is left unhandled.
+ */
+export function handled<T>(write: Promise<T>): Promise<T> {
+  return write.catch((error: unknown) => {
+    const commitError = (error as { commitError?: Promise<unknown> } | null)?.commitError;
+    if (commitError && typeof commitError.then === 'function') commitError.then(undefined, () => undefined);
+    throw error;
+  });
+}

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { nextDriveId, nextGen, type DriveDb } from './drive-db.js';
 import type { BlockBatch } from './block-batch.js';
+import { handled } from './commit-error.js';
 import type { DriveHead, EntryRecord, FsIntent, MediaRecord, PageRecord } from './records.js';
 
 /**
@@ -157,7 +158,7 @@ export function commitMedia(
 
 /** Clears file operations done (outside any change: a lost clear is only redone, harmlessly, at start). */
 export function clearIntents(db: DriveDb, hex: string, ids: readonly string[]): Promise<unknown> {
-  return Promise.all(ids.map((id) => db.intents.remove([hex, id])));
+  return Promise.all(ids.map((id) => handled(db.intents.remove([hex, id]))));
 }
 
 export type { DriveHead, EntryRecord, FsIntent, MediaRecord };

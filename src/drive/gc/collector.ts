@@ -2,6 +2,7 @@ import { CID } from 'multiformats/cid';
 import type { Logger } from 'pino';
 import type { Clock } from '../../clock.js';
 import type { DriveDb } from '../db/drive-db.js';
+import { handled } from '../db/commit-error.js';
 import { MIGRATED_KEY } from '../migrate/migration.js';
 import type { BlockStorage } from '../store/block-storage.js';
 import type { ContentStore } from '../store/types.js';
@@ -86,7 +87,7 @@ export class StoreCollector {
           if (!done) continue;
           unpinned += 1;
         }
-        await db.roots.remove(key);
+        await handled(db.roots.remove(key));
       }
       const result = {
         ...report,

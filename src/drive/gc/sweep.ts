@@ -6,6 +6,7 @@ import { decode as decodeDigest } from 'multiformats/hashes/digest';
 import type { Database } from 'lmdb';
 import { holderIsGone } from '../../process/identity.js';
 import type { DriveDb } from '../db/drive-db.js';
+import { handled } from '../db/commit-error.js';
 import type { Marked } from './mark.js';
 
 /** Keys looked at, and removed, per transaction: short transactions beside live uploads. */
@@ -46,18 +47,20 @@ async function sweepTable(
     after = keys.at(-1);
     const dead = keys.filter((key) => !marked.live.has(key));
     if (dead.length === 0) continue;
-    const done = (await db.root.childTransaction(() => {
-      let count = 0;
-      let freed = 0;
-      for (const key of dead) {
-        if ((db.blockGen.get(key) ?? 0) > marked.gen) continue;
-        freed += size(key);
-        void table.remove(key);
-        void db.blockGen.remove(key);
-        count += 1;
-      }
-      return { count, freed };
-    })) as { count: number; freed: number };
+    const done = (await handled(
+      db.root.childTransaction(() => {
+        let count = 0;
+        let freed = 0;
+        for (const key of dead) {
+          if ((db.blockGen.get(key) ?? 0) > marked.gen) continue;
+          freed += size(key);
+          void table.remove(key);
+          void db.blockGen.remove(key);
+          count += 1;
+        }
+        return { count, freed };
+      }),
+    )) as { count: number; freed: number };
     removed += done.count;
     bytes += done.freed;
   }
@@ -73,7 +76,7 @@ async function sweepHeldFiles(db: DriveDb, dir: string): Promise<number> {
   for (const { value } of db.fileLeaves.getRange()) kept.add(value.file);
   for (const { key, value } of db.imports.getRange()) {
     if (!holderIsGone(value.holder) && Date.now() - value.at < IMPORT_CLAIM_MS) kept.add(key);
-    else await db.imports.remove(key);
+    else await handled(db.imports.remove(key));
   }
   let removed = 0;
   for (const name of names.filter((n) => !kept.has(n) && !n.startsWith('.'))) {

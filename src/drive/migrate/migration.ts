@@ -4,6 +4,7 @@ import { holderIsGone } from '../../process/identity.js';
 import type { UserRecord } from '../../identity/user-files.js';
 import { hasLegacyDrive, LEGACY_FILES, readLegacyDrive } from './legacy-drive.js';
 import { importLegacyDrive, type ImportDeps } from './import-drive.js';
+import { handled } from '../db/commit-error.js';
 
 type Owner = Pick<UserRecord, 'email' | 'hex'>;
 
@@ -14,6 +15,8 @@ export interface MigrationDeps extends ImportDeps {
   driveDir: (user: Pick<UserRecord, 'email'>) => string;
   /** Writes the drive's manifest.json from the index (export.ts). */
   exported: (user: Owner) => Promise<void>;
+  /** Writes it again if it does not name the drive's current root (export.ts `refresh`). */
+  refreshed: (user: Owner) => Promise<void>;
   /** Once every drive is in: what earlier versions kept beside the drives goes (their blob index, pins). */
   retire: () => Promise<void>;
 }
@@ -61,7 +64,7 @@ export class DriveMigration {
     }
     if (failed === 0 && !signal?.aborted) {
       await this.deps.retire();
-      await this.deps.db.meta.put(MIGRATED_KEY, true);
+      await handled(this.deps.db.meta.put(MIGRATED_KEY, true));
     }
     return { imported, failed };
   }
@@ -70,6 +73,7 @@ export class DriveMigration {
     const driveDir = this.deps.driveDir(user);
     if (this.deps.reads.head(user.hex)) {
       await this.tidy(driveDir);
+      await this.deps.refreshed(user);
       this.done.add(user.hex);
       return;
     }

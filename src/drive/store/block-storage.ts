@@ -5,6 +5,7 @@ import type { CID } from 'multiformats/cid';
 import { linksNothing } from '../tree/nodes.js';
 import { BlockBatch } from '../db/block-batch.js';
 import { writeBlocks } from '../db/commit.js';
+import { handled } from '../db/commit-error.js';
 import { nextGen, type DriveDb } from '../db/drive-db.js';
 import { HeldFiles } from './held-files.js';
 
@@ -65,7 +66,7 @@ export class BlockStorage {
   /** Writes blocks made outside any drive change, in a transaction of their own (durable once it resolves). */
   async write(batch: BlockBatch): Promise<void> {
     if (batch.blocks.size === 0 && batch.leaves.size === 0) return;
-    await this.db.root.childTransaction(() => writeBlocks(this.db, batch, nextGen(this.db)));
+    await handled(this.db.root.childTransaction(() => writeBlocks(this.db, batch, nextGen(this.db))));
     await this.db.root.flushed;
   }
 
@@ -90,11 +91,11 @@ export class BlockStorage {
   }
 
   async pin(cid: string, at: Date = new Date()): Promise<void> {
-    await this.db.pins.ifNoExists(cid, () => void this.db.pins.put(cid, at.toISOString()));
+    await handled(this.db.pins.ifNoExists(cid, () => void this.db.pins.put(cid, at.toISOString())));
   }
 
   async unpin(cid: string): Promise<void> {
-    await this.db.pins.remove(cid);
+    await handled(this.db.pins.remove(cid));
   }
 
   pins(): string[] {

@@ -5,6 +5,7 @@ import type { Database } from 'lmdb';
 import type { CID } from 'multiformats/cid';
 import { tempPathFor } from '../../fs/atomic.js';
 import { processInstance } from '../../process/identity.js';
+import { handled } from '../db/commit-error.js';
 import type { HeldLeaf } from '../db/records.js';
 import { leafBlock } from './file-leaves.js';
 
@@ -39,7 +40,7 @@ export class HeldFiles {
   async abandon(names: Iterable<string>): Promise<void> {
     for (const name of names) {
       await unlink(join(this.dir, name)).catch(() => undefined);
-      await this.imports.remove(name);
+      await handled(this.imports.remove(name));
     }
   }
 
@@ -61,7 +62,7 @@ export class HeldFiles {
    */
   async link(path: string, name: string): Promise<void> {
     // Claimed before it exists: a collection that lists the folder after the link sees the claim.
-    await this.imports.put(name, { holder: processInstance, at: Date.now() });
+    await handled(this.imports.put(name, { holder: processInstance, at: Date.now() }));
     const target = join(this.dir, name);
     try {
       await link(path, target).catch(async (error: NodeJS.ErrnoException) => {

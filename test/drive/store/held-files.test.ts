@@ -3,20 +3,20 @@ import { open, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BlockBatch } from '../../../src/drive/db/block-batch.js';
-/** 1 MiB: four leaves (earlier versions held only larger files by link; now every file on disk is). */
-const SMALL_FILE_BYTES = 1024 * 1024;
 import { ChangedOnDiskError } from '../../../src/drive/store/held-files.js';
 import { tempDir } from '../../helpers/temp.js';
 import { collect, ipfsCidOf, once_, pseudoRandom, writeStream } from '../helpers.js';
 import { openEmbedded } from './open-store.js';
 
-const SIZE = 3 * SMALL_FILE_BYTES + 12_345;
+/** 1 MiB, four leaves: earlier versions held only larger files by link (now every file on disk is). */
+const MIB = 1024 * 1024;
+const SIZE = 3 * MIB + 12_345;
 /** 256 KiB leaves: 12 full ones and a last one of 12,345 bytes. */
 const LEAVES = 13;
 
 const listing = (path: string) => readdir(path).catch(() => [] as string[]);
 
-describe('large files held, not copied, by the embedded store', () => {
+describe('files held, not copied, by the embedded store', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let storeDir: string;
   let file: string;
@@ -47,9 +47,9 @@ describe('large files held, not copied, by the embedded store', () => {
       expect((await stat(file)).nlink).toBe(2);
       expect((await stat(join(storeDir, 'files', held[0]!))).ino).toBe((await stat(file)).ino);
       expect((await collect(store.cat(added.cid))).equals(await collect(createReadStream(file)))).toBe(true);
-      const slice = await collect(store.cat(added.cid, { offset: SMALL_FILE_BYTES - 5, length: 300_000 }));
+      const slice = await collect(store.cat(added.cid, { offset: MIB - 5, length: 300_000 }));
       const whole = await collect(createReadStream(file));
-      expect(slice.equals(whole.subarray(SMALL_FILE_BYTES - 5, SMALL_FILE_BYTES - 5 + 300_000))).toBe(true);
+      expect(slice.equals(whole.subarray(MIB - 5, MIB - 5 + 300_000))).toBe(true);
       expect(await store.holds(added.cid)).toBe(true);
     } finally {
       await close();
@@ -146,7 +146,7 @@ describe('large files held, not copied, by the embedded store', () => {
 
   it('holds a small file by link too, one given in memory as well; the empty file is a block', async () => {
     const small = join(dir.path, 'photo.jpg');
-    await writeStream(small, pseudoRandom(SMALL_FILE_BYTES, 'photo'));
+    await writeStream(small, pseudoRandom(MIB, 'photo'));
     const note = join(dir.path, 'note.txt');
     const text = Buffer.from('a note of one chunk');
     await writeStream(note, once_(text));
