@@ -126,10 +126,8 @@ const STATUS: Record<ErrorCode, number> = {
 
   CID_MISMATCH: 500,
   INTERNAL: 500,
-  MANIFEST_UNREADABLE: 500,
   STORE_SIZE_MISMATCH: 500,
   MIRROR_FETCH_FAILED: 502,
-  DRIVE_FOLDER_FULL: 507,
   INSUFFICIENT_STORAGE: 507,
 
   // A dependency down (503), answering unusably (502) or too slowly (504).

@@ -51,7 +51,7 @@ export async function buildTestApp(
     ...options.env,
   });
   await mkdir(config.tmpDir, { recursive: true });
-  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const logger = options.overrides?.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const users = await UserStore.open(config.dataRoot, { uplanetName: config.uplanetName, logger });
   const clock = options.clock ?? { now: () => Date.now() };
   // Without a relay given, a client that is never started: relay-observed auth finds nothing.

@@ -16,11 +16,15 @@ export class DriveView {
   private bytes: number;
   private next: number;
 
+  /** The drive's number in the index (read once: every read below asks by it). */
+  private readonly id: number;
+
   constructor(
     private readonly reads: DriveReads,
     readonly hex: string,
     readonly head: DriveHead | undefined,
   ) {
+    this.id = head?.id ?? -1;
     this.files = head?.files ?? 0;
     this.bytes = head?.bytes ?? 0;
     this.next = head?.nextSeq ?? 0;
@@ -28,6 +32,11 @@ export class DriveView {
 
   get totals(): { files: number; bytes: number } {
     return { files: this.files, bytes: this.bytes };
+  }
+
+  /** A node of the drive's published manifest as committed (tree/manifest-tree.ts). */
+  row(level: number, index: number) {
+    return this.reads.row(this.id, level, index);
   }
 
   get nextSeq(): number {
@@ -38,7 +47,7 @@ export class DriveView {
     const added = this.addedPaths.get(path);
     if (added) return added;
     if (this.removedPaths.has(path)) return undefined;
-    return this.head ? this.reads.entryAt(this.hex, path) : undefined;
+    return this.head ? this.reads.entryAt(this.id, path) : undefined;
   }
 
   isListed(path: string): boolean {
@@ -48,9 +57,9 @@ export class DriveView {
   /** The first file (in added order) with these bytes, as the change leaves the drive. */
   withSha256(sha256: string): EntryRecord | undefined {
     // Committed copies come first (lower seqs); those this change removes are passed over.
-    const seqs = this.head ? this.reads.seqsWithSha256(this.hex, sha256, this.removed.size + 1) : [];
+    const seqs = this.head ? this.reads.seqsWithSha256(this.id, sha256, this.removed.size + 1) : [];
     const kept = seqs.find((seq) => !this.removed.has(seq));
-    if (kept !== undefined) return this.reads.entriesBetween(this.hex, kept, kept + 1)[0];
+    if (kept !== undefined) return this.reads.entriesBetween(this.id, kept, kept + 1)[0];
     for (const entry of this.added.values()) if (entry.sha256 === sha256) return entry;
     return undefined;
   }
@@ -100,7 +109,7 @@ export class DriveView {
 
   /** The files with seq in [from, to) after the change, in seq order. */
   entriesBetween(from: number, to: number): EntryRecord[] {
-    const committed = this.head ? this.reads.entriesBetween(this.hex, from, to) : [];
+    const committed = this.head ? this.reads.entriesBetween(this.id, from, to) : [];
     const kept = committed.filter((e) => !this.removed.has(e.seq));
     const added = [...this.added.values()].filter((e) => e.seq >= from && e.seq < to);
     return [...kept, ...added].sort((a, b) => a.seq - b.seq);
@@ -109,7 +118,7 @@ export class DriveView {
   /** The smallest and largest seq after the change, null when the drive holds nothing. */
   seqRange(): { min: number; max: number } | null {
     if (this.files === 0) return null;
-    const committed = this.head ? this.reads.seqRange(this.hex) : null;
+    const committed = this.head ? this.reads.seqRange(this.id) : null;
     let min = Infinity;
     let max = -Infinity;
     for (const seq of this.added.keys()) {
@@ -119,8 +128,8 @@ export class DriveView {
     if (committed) {
       // The committed ends, past the seqs this change removes (at most that many of them at either end).
       const count = this.removed.size + 1;
-      const low = this.reads.endSeqs(this.hex, count).find((seq) => !this.removed.has(seq));
-      const high = this.reads.endSeqs(this.hex, count, true).find((seq) => !this.removed.has(seq));
+      const low = this.reads.endSeqs(this.id, count).find((seq) => !this.removed.has(seq));
+      const high = this.reads.endSeqs(this.id, count, true).find((seq) => !this.removed.has(seq));
       if (low !== undefined && high !== undefined) {
         min = Math.min(min, low);
         max = Math.max(max, high);

@@ -31,7 +31,7 @@ export function manifestView(view: DriveView, context: TreeContext): ManifestVie
     entriesBetween: (from, to) => view.entriesBetween(from, to),
     seqRange: () => view.seqRange(),
     totals: view.totals,
-    row: (level, index) => context.reads.row(view.hex, level, index),
+    row: (level, index) => view.row(level, index),
   };
 }
 
@@ -59,7 +59,7 @@ export async function publishTree(
         )
       : before;
   }
-  const before = view.head ? context.reads.seqRange(view.hex) : null;
+  const before = view.head ? context.reads.seqRange(view.head.id) : null;
   const manifest = await editManifest(nodes, manifestView(view, context), view.touched(), before);
   const root = await encodeRoot(nodes, folders, manifest.file);
   return { root, folders, manifest };

@@ -85,23 +85,25 @@ export async function openDriveDb(storeDir: string): Promise<DriveDb> {
     maxDbs: 32,
     eventTurnBatching: false,
   });
+  // Plain msgpack maps: a record definition written into each value costs more to read than it saves.
+  const msgpack = { useRecords: false } as const;
   const dbs = {
     blocks: root.openDB<Buffer, string>({ name: 'blocks', encoding: 'binary' }),
-    fileLeaves: root.openDB<HeldLeaf, string>({ name: 'file-leaves' }),
+    fileLeaves: root.openDB<HeldLeaf, string>({ name: 'file-leaves', ...msgpack }),
     blockGen: root.openDB<number, string>({ name: 'block-gen' }),
-    imports: root.openDB<{ holder: string; at: number }, string>({ name: 'held-imports' }),
+    imports: root.openDB<{ holder: string; at: number }, string>({ name: 'held-imports', ...msgpack }),
     pins: root.openDB<string, string>({ name: 'pins', encoding: 'string' }),
-    drives: root.openDB<DriveHead, string>({ name: 'drives' }),
-    entries: root.openDB<EntryRecord, [number, number]>({ name: 'entries' }),
+    drives: root.openDB<DriveHead, string>({ name: 'drives', ...msgpack }),
+    entries: root.openDB<EntryRecord, [number, number]>({ name: 'entries', ...msgpack }),
     paths: root.openDB<number, [number, string]>({ name: 'paths' }),
     hashes: root.openDB<true, [number, string, number]>({ name: 'hashes' }),
     holders: root.openDB<number, [string, number]>({ name: 'holders' }),
     pinRefs: root.openDB<number, string>({ name: 'pin-refs' }),
     roots: root.openDB<number, string>({ name: 'roots' }),
-    media: root.openDB<MediaRecord, [number, string]>({ name: 'media' }),
-    pages: root.openDB<PageRecord, [number, number, number]>({ name: 'pages' }),
-    intents: root.openDB<FsIntent, [string, string]>({ name: 'fs-intents' }),
-    meta: root.openDB<unknown, string>({ name: 'meta' }),
+    media: root.openDB<MediaRecord, [number, string]>({ name: 'media', ...msgpack }),
+    pages: root.openDB<PageRecord, [number, number, number]>({ name: 'pages', ...msgpack }),
+    intents: root.openDB<FsIntent, [string, string]>({ name: 'fs-intents', ...msgpack }),
+    meta: root.openDB<unknown, string>({ name: 'meta', ...msgpack }),
   };
   return {
     root,

@@ -34,6 +34,9 @@ export function ownedBlob(entry: EntryRecord): OwnedBlob {
   };
 }
 
+/** A drive: its owner's key, or its number in the index (the head's `id`). */
+type Drive = string | number;
+
 /** What a snapshot read passes to lmdb-js: the read transaction it holds, if any. */
 type At = { transaction?: ReturnType<DriveDb['root']['useReadTransaction']> };
 
@@ -58,25 +61,28 @@ export class DriveReads {
     return this.db.drives.get(hex, at);
   }
 
-  /** The drive's number in the index's keys; -1 (no record has it) for a drive the index does not know. */
-  private idOf(hex: string, at: At): number {
-    return this.db.drives.get(hex, at)?.id ?? -1;
+  /**
+   * The drive's number in the index's keys, from its owner's key (a head read) or given (a caller holding the
+   * head already); -1, which no record has, for a drive the index does not know.
+   */
+  private idOf(drive: Drive, at: At): number {
+    return typeof drive === 'number' ? drive : (this.db.drives.get(drive, at)?.id ?? -1);
   }
 
   /** The drive's files in the order they were added. */
-  entries(hex: string, at: At = {}): EntryRecord[] {
+  entries(hex: Drive, at: At = {}): EntryRecord[] {
     const id = this.idOf(hex, at);
     return [...this.db.entries.getRange({ start: [id, 0], end: [id, Infinity], ...at })].map((e) => e.value);
   }
 
   /** The files with seq in [from, to). */
-  entriesBetween(hex: string, from: number, to: number, at: At = {}): EntryRecord[] {
+  entriesBetween(hex: Drive, from: number, to: number, at: At = {}): EntryRecord[] {
     const id = this.idOf(hex, at);
     return [...this.db.entries.getRange({ start: [id, from], end: [id, to], ...at })].map((e) => e.value);
   }
 
   /** The smallest and largest seq of the drive's files, null when it holds none. */
-  seqRange(hex: string, at: At = {}): { min: number; max: number } | null {
+  seqRange(hex: Drive, at: At = {}): { min: number; max: number } | null {
     const id = this.idOf(hex, at);
     const first = [...this.db.entries.getKeys({ start: [id, 0], end: [id, Infinity], limit: 1, ...at })];
     const last = [
@@ -87,7 +93,7 @@ export class DriveReads {
   }
 
   /** Up to `limit` seqs of the drive's files from its first (or, `reverse`, its last) on. */
-  endSeqs(hex: string, limit: number, reverse = false): number[] {
+  endSeqs(hex: Drive, limit: number, reverse = false): number[] {
     const id = this.idOf(hex, {});
     const range = reverse
       ? { start: [id, Infinity] as [number, number], end: [id, -1] as [number, number], reverse, limit }
@@ -96,20 +102,20 @@ export class DriveReads {
   }
 
   /** Up to `limit` seqs of the drive's files with these bytes, in added order. */
-  seqsWithSha256(hex: string, sha256: string, limit: number): number[] {
+  seqsWithSha256(hex: Drive, sha256: string, limit: number): number[] {
     const id = this.idOf(hex, {});
     const range = { start: [id, sha256, 0], end: [id, sha256, Infinity], limit } as const;
     return [...this.db.hashes.getKeys(range as never)].map((key) => (key as [number, string, number])[2]);
   }
 
-  entryAt(hex: string, path: string, at: At = {}): EntryRecord | undefined {
+  entryAt(hex: Drive, path: string, at: At = {}): EntryRecord | undefined {
     const id = this.idOf(hex, at);
     const seq = this.db.paths.get([id, path], at);
     return seq === undefined ? undefined : this.db.entries.get([id, seq], at);
   }
 
   /** The drive's first file (in added order) with these bytes. */
-  withSha256(hex: string, sha256: string, at: At = {}): EntryRecord | undefined {
+  withSha256(hex: Drive, sha256: string, at: At = {}): EntryRecord | undefined {
     return this.firstWithSha256(this.idOf(hex, at), sha256, at);
   }
 
@@ -157,7 +163,7 @@ export class DriveReads {
     return [...this.db.media.getRange({ start: [id, ''], end: [id, LAST] })].map((e) => e.value);
   }
 
-  row(hex: string, level: number, index: number): PageRecord | undefined {
+  row(hex: Drive, level: number, index: number): PageRecord | undefined {
     return this.db.pages.get([this.idOf(hex, {}), level, index]);
   }
 

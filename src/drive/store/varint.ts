@@ -14,14 +14,3 @@ export function writeVarint(into: Uint8Array, at: number, value: number): number
   varint.encodeTo(value, into, at);
   return at + varint.encodingLength(value);
 }
-
-/** A field of wire type 2: its tag, its length as a varint, then `body`'s bytes; at `at`, answers the end. */
-export function writeBytesField(into: Uint8Array, at: number, tag: number, body: Uint8Array): number {
-  into[at++] = tag;
-  at = writeVarint(into, at, body.byteLength);
-  into.set(body, at);
-  return at + body.byteLength;
-}
-
-/** The length of such a field. */
-export const bytesFieldLength = (bodyLength: number) => 1 + varintLength(bodyLength) + bodyLength;

@@ -1,7 +1,8 @@
 import { UnixFS } from 'ipfs-unixfs';
-import { encodeDirectory, type DirectoryLink } from '../store/dag.js';
+import * as dagPb from '@ipld/dag-pb';
+import { encodeDirectory, linksOf, type DirectoryLink } from '../store/dag.js';
 import type { FolderRef } from '../db/records.js';
-import { decodeNode, type NodeStore, type PbLink } from './nodes.js';
+import type { NodeStore } from './nodes.js';
 import { ShardEditor } from './shard.js';
 
 /**
@@ -29,15 +30,15 @@ export async function emptyFolder(store: NodeStore): Promise<FolderRef> {
 }
 
 function isShard(bytes: Uint8Array): boolean {
-  const { data } = decodeNode(bytes);
+  const data = dagPb.decode(bytes).Data;
   return data !== undefined && UnixFS.unmarshal(data).type === 'hamt-sharded-directory';
 }
 
 /** Every link of a stored folder, plain or sharded. */
-async function allLinks(store: NodeStore, cid: string): Promise<PbLink[]> {
+async function allLinks(store: NodeStore, cid: string): Promise<DirectoryLink[]> {
   const bytes = await store.get(cid);
   if (isShard(bytes)) return new ShardEditor(store, FOLDER_FANOUT).entries(cid);
-  return decodeNode(bytes).links;
+  return linksOf(bytes);
 }
 
 async function plain(
@@ -74,7 +75,7 @@ export async function editFolder(
     const edited = await shards.edit(previous.cid, add, remove);
     return { ...edited, estimate };
   }
-  const links = wasShard ? await allLinks(store, previous.cid) : decodeNode(before).links;
+  const links = wasShard ? await allLinks(store, previous.cid) : linksOf(before);
   const current = new Map(links.map((l) => [l.name, l]));
   for (const name of remove) current.delete(name);
   for (const link of add) current.set(link.name, { ...link });

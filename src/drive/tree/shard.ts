@@ -1,8 +1,10 @@
 import * as dagPb from '@ipld/dag-pb';
 import { murmur3128 } from '@multiformats/murmur3';
 import { UnixFS } from 'ipfs-unixfs';
-import { parsedCid } from '../store/cid-text.js';
-import { decodeNode, type NodeStore, type PbLink } from './nodes.js';
+import type { CID } from 'multiformats/cid';
+import { cidText, parsedCid } from '../store/cid-text.js';
+import { asCid, linksOf, type DirectoryLink } from '../store/dag.js';
+import { decodeNode, type NodeStore } from './nodes.js';
 import type { NodeRef } from '../db/records.js';
 
 /**
@@ -22,26 +24,39 @@ import type { NodeRef } from '../db/records.js';
 
 const MURMUR3_X64_64 = 0x22n;
 
+/** CIDs stay decoded here: a shard's nodes are read and written at every change, never shown as text. */
 interface Entry {
   name: string;
-  cid: string;
+  cid: CID;
   dagSize: number;
 }
 
 interface Child {
-  cid: string;
+  cid: CID | null;
   dagSize: number;
   /** Loaded when a change goes through it; null until then. */
   node: Shard | null;
 }
 
+interface Encoded {
+  cid: CID;
+  dagSize: number;
+}
+
 interface Shard {
   slots: Map<number, Entry | Child>;
   /** Encoded since its last change: re-encoding an unchanged node is skipped. */
-  ref: NodeRef | null;
+  ref: Encoded | null;
 }
 
 const isChild = (slot: Entry | Child): slot is Child => 'node' in slot;
+
+const decoded = (link: DirectoryLink): Entry => ({
+  name: link.name,
+  cid: asCid(link.cid),
+  dagSize: link.dagSize,
+});
+const refOf = (encoded: Encoded): NodeRef => ({ cid: cidText(encoded.cid), dagSize: encoded.dagSize });
 
 /**
  * Go keeps the first 8 bytes of murmur3-x64-128 reversed and reads them from the last byte back: the same
@@ -83,48 +98,51 @@ export class ShardEditor {
   }
 
   /** The shard holding `entries` (names unique), built whole. */
-  async build(entries: readonly PbLink[]): Promise<NodeRef> {
+  async build(entries: readonly DirectoryLink[]): Promise<NodeRef> {
     const root: Shard = { slots: new Map(), ref: null };
-    for (const entry of entries) await this.insert(root, entry, await hashOf(entry.name), 0);
-    return this.encode(root);
+    for (const entry of entries) await this.insert(root, decoded(entry), await hashOf(entry.name), 0);
+    return refOf(await this.encode(root));
   }
 
   /** The shard `previous` becomes with `remove` taken out, then `add` put in (a name there is replaced). */
-  async edit(previous: string, add: readonly PbLink[], remove: readonly string[]): Promise<NodeRef> {
-    const root = await this.load(previous);
+  async edit(previous: string, add: readonly DirectoryLink[], remove: readonly string[]): Promise<NodeRef> {
+    const root = await this.load(parsedCid(previous));
     for (const name of remove) await this.delete(root, name, await hashOf(name), 0);
-    for (const entry of add) await this.insert(root, entry, await hashOf(entry.name), 0);
-    return this.encode(root);
+    for (const entry of add) await this.insert(root, decoded(entry), await hashOf(entry.name), 0);
+    return refOf(await this.encode(root));
   }
 
   /** Every entry of a stored shard (any fanout), in slot order. */
-  async entries(cid: string): Promise<PbLink[]> {
-    const bytes = await this.store.get(cid);
+  async entries(cid: string | CID): Promise<DirectoryLink[]> {
+    const bytes = await this.store.get(typeof cid === 'string' ? cid : cidText(cid));
     const fanout = ShardEditor.fanoutOf(bytes) ?? this.fanout;
     const width = (fanout - 1).toString(16).length;
-    const out: PbLink[] = [];
-    for (const link of decodeNode(bytes).links) {
+    const out: DirectoryLink[] = [];
+    for (const link of linksOf(bytes)) {
       if (link.name.length === width) out.push(...(await this.entries(link.cid)));
       else out.push({ name: link.name.slice(width), cid: link.cid, dagSize: link.dagSize });
     }
     return out;
   }
 
-  private async load(cid: string): Promise<Shard> {
-    const bytes = await this.store.get(cid);
-    const { links } = decodeNode(bytes);
+  private async load(cid: CID): Promise<Shard> {
+    const bytes = await this.store.get(cidText(cid));
+    const node = dagPb.decode(bytes);
     const slots = new Map<number, Entry | Child>();
-    for (const link of links) {
-      const slot = parseInt(link.name.slice(0, this.width), 16);
-      if (link.name.length === this.width)
-        slots.set(slot, { cid: link.cid, dagSize: link.dagSize, node: null });
-      else slots.set(slot, { name: link.name.slice(this.width), cid: link.cid, dagSize: link.dagSize });
+    let dagSize = bytes.length;
+    for (const link of node.Links) {
+      const name = link.Name ?? '';
+      const slot = parseInt(name.slice(0, this.width), 16);
+      const size = link.Tsize ?? 0;
+      dagSize += size;
+      if (name.length === this.width) slots.set(slot, { cid: link.Hash, dagSize: size, node: null });
+      else slots.set(slot, { name: name.slice(this.width), cid: link.Hash, dagSize: size });
     }
-    return { slots, ref: { cid, dagSize: links.reduce((sum, l) => sum + l.dagSize, bytes.length) } };
+    return { slots, ref: { cid, dagSize } };
   }
 
   private async childNode(child: Child): Promise<Shard> {
-    child.node ??= await this.load(child.cid);
+    child.node ??= await this.load(child.cid!);
     return child.node;
   }
 
@@ -141,7 +159,7 @@ export class ShardEditor {
     const node: Shard = { slots: new Map(), ref: null };
     await this.insert(node, there, await hashOf(there.name), depth + 1);
     await this.insert(node, entry, hash, depth + 1);
-    shard.slots.set(slot, { cid: '', dagSize: 0, node });
+    shard.slots.set(slot, { cid: null, dagSize: 0, node });
   }
 
   private async delete(shard: Shard, name: string, hash: Uint8Array, depth: number): Promise<void> {
@@ -163,7 +181,7 @@ export class ShardEditor {
     else if (only && !isChild(only)) shard.slots.set(slot, only); // one name left: folded back
   }
 
-  private async encode(shard: Shard): Promise<NodeRef> {
+  private async encode(shard: Shard): Promise<Encoded> {
     if (shard.ref) return shard.ref;
     const links: dagPb.PBLink[] = [];
     const slots = [...shard.slots.keys()].sort((a, b) => a - b);
@@ -173,11 +191,11 @@ export class ShardEditor {
       bitfield[bitfield.length - 1 - (slot >> 3)]! |= 1 << (slot & 7);
       const prefix = slot.toString(16).toUpperCase().padStart(this.width, '0');
       if (isChild(value)) {
-        const ref = value.node ? await this.encode(value.node) : value;
+        const ref = value.node ? await this.encode(value.node) : (value as Encoded);
         value.cid = ref.cid;
         value.dagSize = ref.dagSize;
-        links.push({ Name: prefix, Hash: parsedCid(ref.cid), Tsize: ref.dagSize });
-      } else links.push({ Name: prefix + value.name, Hash: parsedCid(value.cid), Tsize: value.dagSize });
+        links.push({ Name: prefix, Hash: ref.cid, Tsize: ref.dagSize });
+      } else links.push({ Name: prefix + value.name, Hash: value.cid, Tsize: value.dagSize });
     }
     // go-bitfield's Bytes(): big-endian, leading zero bytes left out.
     const first = bitfield.findIndex((byte) => byte !== 0);
@@ -188,7 +206,7 @@ export class ShardEditor {
       hashType: MURMUR3_X64_64,
     });
     const bytes = dagPb.encode({ Data: data.marshal(), Links: links });
-    const cid = await this.store.put(bytes);
+    const cid = parsedCid(await this.store.put(bytes));
     shard.ref = { cid, dagSize: links.reduce((sum, l) => sum + (l.Tsize ?? 0), bytes.length) };
     return shard.ref;
   }

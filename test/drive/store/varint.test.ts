@@ -1,11 +1,6 @@
 import { varint } from 'multiformats';
 import { describe, expect, it } from 'vitest';
-import {
-  bytesFieldLength,
-  varintLength,
-  writeBytesField,
-  writeVarint,
-} from '../../../src/drive/store/varint.js';
+import { varintLength, writeVarint } from '../../../src/drive/store/varint.js';
 
 const VALUES = [
   0,
@@ -48,13 +43,5 @@ describe('varints', () => {
     expect(bytesOf(300)).toEqual([0xac, 0x02]);
     expect(bytesOf(262_144)).toEqual([0x80, 0x80, 0x10]);
     expect(bytesOf(2 ** 32)).toEqual([0x80, 0x80, 0x80, 0x80, 0x10]);
-  });
-
-  it('frame a length-delimited field: tag, length, body', () => {
-    const body = new Uint8Array(200).fill(7);
-    const field = new Uint8Array(bytesFieldLength(body.length));
-    expect(writeBytesField(field, 0, 0x12, body)).toBe(field.length);
-    expect([...field.subarray(0, 3)]).toEqual([0x12, 0xc8, 0x01]);
-    expect(field.subarray(3)).toEqual(body);
   });
 });
