@@ -28,7 +28,7 @@ export type { DriveFileResult };
 /** What the drive asks of the content store. */
 export type DriveStore = Pick<
   ContentStore,
-  'kind' | 'addFile' | 'add' | 'cat' | 'stat' | 'getBlock' | 'putBlock' | 'pin' | 'abandon'
+  'kind' | 'addFile' | 'add' | 'cat' | 'stat' | 'getBlock' | 'putBlock' | 'pin' | 'release'
 >;
 
 export interface DriveServiceDeps extends DriveReaderDeps {
@@ -62,7 +62,7 @@ const importOptions = (staged: StagedFile, into: BlockBatch) =>
  * Imports running at once, whatever the number of uploads: hashing is CPU-bound on a station's few cores,
  * so more at once would only cost memory. Uploads beyond wait with their bytes on disk, staged.
  */
-const IMPORT_CONCURRENCY = 4;
+const IMPORT_CONCURRENCY = 16;
 
 const outcomeValue = <T>(outcome: Outcome): T => {
   if (!outcome.ok) throw outcome.error;
@@ -124,9 +124,10 @@ export class DriveService extends DriveReader {
     return this.inFlight.track(work);
   }
 
-  /** Waits for the changes in progress. */
+  /** Waits for the changes in progress, then clears what they left to clear (writer.ts). */
   async drain(): Promise<void> {
     await this.inFlight.drain();
+    await this.writer.close();
   }
 
   private async commitNow(

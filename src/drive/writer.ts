@@ -29,7 +29,7 @@ const ATTEMPTS = 20;
 export interface DriveWriterDeps {
   db: DriveDb;
   reads: DriveReads;
-  store: Pick<ContentStore, 'kind' | 'getBlock' | 'putBlock' | 'pin'>;
+  store: Pick<ContentStore, 'kind' | 'getBlock' | 'putBlock' | 'pin' | 'release'>;
   staging: StagingArea;
   clock: Clock;
   logger: Pick<Logger, 'warn'>;
@@ -51,7 +51,18 @@ export interface DriveTarget {
  * disk, then moves the new files into their folders and removes the deleted ones.
  */
 export class DriveWriter {
+  /** Per drive, intents of this process's changes whose file operations are done: cleared by the next change. */
+  private readonly done = new Map<string, string[]>();
+
   constructor(private readonly deps: DriveWriterDeps) {}
+
+  /** Clears every done intent not cleared yet (on close). */
+  async close(): Promise<void> {
+    if (this.done.size === 0) return;
+    const done = new Map(this.done);
+    this.done.clear();
+    await clearIntents(this.deps.db, done).catch(() => undefined);
+  }
 
   async apply(target: DriveTarget, ops: readonly DriveOp[]): Promise<Outcome[]> {
     const { db, reads } = this.deps;
@@ -70,9 +81,13 @@ export class DriveWriter {
         hints: target.hints,
       });
       if (!plan.commit) return plan.outcomes;
+      // The intents of this drive's last change, done since: cleared by this one (one batch of a drive at a
+      // time in this process: nothing else changes this list meanwhile).
+      plan.commit.done = this.done.get(target.hex) ?? [];
       const committed = await throughCommit(commitChange(db, plan.commit), this.deps.staging.dir);
       if (!committed.ok) continue;
       await db.root.flushed;
+      await this.deps.store.release(batch, true);
       // Kubo keeps what it pins: the new root and wrappers (the collector unpins them once their time is up).
       if (this.deps.store.kind === 'kubo')
         for (const cid of [
@@ -82,8 +97,9 @@ export class DriveWriter {
           await this.deps.store
             .pin(cid)
             .catch((error: unknown) => this.deps.logger.warn({ err: error, cid }, 'drive: pin failed'));
-      if (await this.materialize(plan))
-        void clearIntents(db, target.hex, committed.intentIds).catch(() => undefined);
+      // Its own intents, once done, go with the drive's next change (or at close); if not, they stay for the
+      // next start (fs-intents.ts).
+      this.done.set(target.hex, (await this.materialize(plan)) ? committed.intentIds : []);
       return plan.outcomes;
     }
     throw new TryLater('DRIVE_BUSY', 'The drive is busy with other changes; try again shortly.');

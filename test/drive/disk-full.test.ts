@@ -71,6 +71,7 @@ describe.skipIf(!canMountTmpfs())('a full disk', () => {
       const version = reads.head(user.hex)!.version;
       // Received while there was room, committed once there is none: the change's one transaction fails.
       const staged = await drive.stageFor(user, once_(randomBytes(20_000)));
+      const intents = db.intents.getKeysCount();
       fill();
       const failed = await drive
         .commit(user, staged, { fileName: 'late.bin', source: { kind: 'cli' } })
@@ -80,7 +81,7 @@ describe.skipIf(!canMountTmpfs())('a full disk', () => {
       expect(await drive.list(user)).toEqual(before);
       expect(await readdir(join(drive.driveDir(user), 'Documents'))).toEqual(['first.txt']);
       expect(await readdir(drive.staging.dir)).toEqual([]);
-      expect(db.intents.getKeysCount()).toBe(0);
+      expect(db.intents.getKeysCount()).toBe(intents);
 
       // Over HTTP: 507, and nothing left behind either.
       const form = await upload(t, key, 'photo.jpg', randomBytes(2000));

@@ -23,6 +23,8 @@ export interface DriveCommit {
   handedOut: readonly string[];
   /** File operations the change owes the drive's folders. */
   intents: readonly FsIntent[];
+  /** Ids of the drive's earlier intents done since: cleared with this change, in its transaction. */
+  done?: readonly string[];
   /** Unix seconds, for `roots`. */
   at: number;
 }
@@ -39,15 +41,11 @@ export function writeBlocks(db: DriveDb, blocks: BlockBatch, gen: number): void 
     if (db.blocks.doesExist(cid)) void db.blockGen.put(cid, gen);
     else void db.blocks.put(cid, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   }
-  const files = new Set<string>();
   for (const [cid, leaf] of blocks.leaves) {
     if (db.fileLeaves.doesExist(cid)) void db.blockGen.put(cid, gen);
     // The newest holding serves the leaf: an older held file nothing names any more is collected.
     void db.fileLeaves.put(cid, leaf);
-    files.add(leaf.file);
   }
-  // Named by leaves now: the import's claim on its file is no longer needed.
-  for (const file of files) void db.imports.remove(file);
 }
 
 /**
@@ -116,6 +114,7 @@ export function commitChange(db: DriveDb, change: DriveCommit): Promise<CommitOu
       else void db.pages.remove([id, level, index]);
     }
     for (const cid of change.handedOut) void db.roots.put(cid, change.at);
+    for (const id of change.done ?? []) void db.intents.remove([hex, id]);
     const intentIds: string[] = [];
     for (const intent of change.intents) {
       const id = randomBytes(8).toString('hex');
@@ -156,9 +155,16 @@ export function commitMedia(
   }) as Promise<boolean>;
 }
 
-/** Clears file operations done (outside any change: a lost clear is only redone, harmlessly, at start). */
-export function clearIntents(db: DriveDb, hex: string, ids: readonly string[]): Promise<unknown> {
-  return Promise.all(ids.map((id) => handled(db.intents.remove([hex, id]))));
+/**
+ * Clears file operations done, of several drives, in one transaction (at close; during a run each is cleared
+ * by its drive's next change). A clear that never comes is only redone, harmlessly, at the next start.
+ */
+export function clearIntents(db: DriveDb, done: ReadonlyMap<string, readonly string[]>): Promise<unknown> {
+  return handled(
+    db.root.childTransaction(() => {
+      for (const [hex, ids] of done) for (const id of ids) void db.intents.remove([hex, id]);
+    }),
+  );
 }
 
 export type { DriveHead, EntryRecord, FsIntent, MediaRecord };

@@ -15,11 +15,6 @@ export interface DriveDb {
   blocks: Database<Buffer, string>;
   /** Leaf CID → where that leaf's data sits in a file held by link (`ipfs-store/files/<file>`). */
   fileLeaves: Database<HeldLeaf, string>;
-  /**
-   * Held file name → the import that linked it and when, until the change that refers to it commits: the
-   * collector leaves such a file alone (store/held-files.ts).
-   */
-  imports: Database<{ holder: string; at: number }, string>;
   /** CID → the change (`meta` gen) that last wrote or reused it: the collector spares what came after it. */
   blockGen: Database<number, string>;
   /** CID → date: recursive pins asked through ContentStore.pin (the drive's own are `pinRefs`). */
@@ -91,7 +86,6 @@ export async function openDriveDb(storeDir: string): Promise<DriveDb> {
     blocks: root.openDB<Buffer, string>({ name: 'blocks', encoding: 'binary' }),
     fileLeaves: root.openDB<HeldLeaf, string>({ name: 'file-leaves', ...msgpack }),
     blockGen: root.openDB<number, string>({ name: 'block-gen' }),
-    imports: root.openDB<{ holder: string; at: number }, string>({ name: 'held-imports', ...msgpack }),
     pins: root.openDB<string, string>({ name: 'pins', encoding: 'string' }),
     drives: root.openDB<DriveHead, string>({ name: 'drives', ...msgpack }),
     entries: root.openDB<EntryRecord, [number, number]>({ name: 'entries', ...msgpack }),

@@ -1,11 +1,11 @@
-import { readdir, unlink } from 'node:fs/promises';
+import { readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { base32upper } from 'multiformats/bases/base32';
 import { CID } from 'multiformats/cid';
 import { decode as decodeDigest } from 'multiformats/hashes/digest';
 import type { Database } from 'lmdb';
-import { holderIsGone } from '../../process/identity.js';
 import type { DriveDb } from '../db/drive-db.js';
+import { mayBeInFlight } from '../store/held-files.js';
 import { handled } from '../db/commit-error.js';
 import type { Marked } from './mark.js';
 
@@ -13,10 +13,11 @@ import type { Marked } from './mark.js';
 const KEYS_PER_TRANSACTION = 1_000;
 
 /**
- * A held file nothing names yet may be an import waiting for its change to commit: it is claimed (db/drive-db.ts
- * `imports`) until then. A claim of a process that is gone, or older than this, no longer protects it.
+ * A held file nothing names yet may be an import waiting for its change to commit (store/held-files.ts): this
+ * process knows its own; another running process's is spared when linked less than this long ago (an import
+ * waits for its change a second or two).
  */
-export const IMPORT_CLAIM_MS = 24 * 3_600_000;
+export const OTHER_IMPORT_MS = 15 * 60_000;
 
 export interface SweepReport {
   blocks: number;
@@ -67,19 +68,20 @@ async function sweepTable(
   return { removed, bytes };
 }
 
-/** Held files no leaf names and no live import claims (see IMPORT_CLAIM_MS). */
+/** Held files no leaf names, unless their import may still be waiting for its change (OTHER_IMPORT_MS). */
 async function sweepHeldFiles(db: DriveDb, dir: string): Promise<number> {
-  // Listed before the leaves and claims are read: a file linked after the listing is not looked at, and one
-  // linked before it was claimed before it (store/held-files.ts).
-  const names = await readdir(dir).catch(() => [] as string[]);
-  const kept = new Set<string>();
-  for (const { value } of db.fileLeaves.getRange()) kept.add(value.file);
-  for (const { key, value } of db.imports.getRange()) {
-    if (!holderIsGone(value.holder) && Date.now() - value.at < IMPORT_CLAIM_MS) kept.add(key);
-    else await handled(db.imports.remove(key));
+  // In this order: the folder listed (a file linked later is not looked at), then which of its files may be
+  // waiting for their change, then the leaves read: a change that committed in between is seen by the last.
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => !n.startsWith('.'));
+  const waiting = new Set<string>();
+  for (const name of names) {
+    const info = await stat(join(dir, name)).catch(() => null);
+    if (!info || mayBeInFlight(name, Date.now() - info.ctimeMs, OTHER_IMPORT_MS)) waiting.add(name);
   }
+  const named = new Set<string>();
+  for (const { value } of db.fileLeaves.getRange()) named.add(value.file);
   let removed = 0;
-  for (const name of names.filter((n) => !kept.has(n) && !n.startsWith('.'))) {
+  for (const name of names.filter((n) => !named.has(n) && !waiting.has(n))) {
     await unlink(join(dir, name)).catch(() => undefined);
     removed += 1;
   }

@@ -25,7 +25,7 @@ import { folderFiles, type LegacyDrive } from './legacy-drive.js';
 export interface ImportDeps {
   db: DriveDb;
   reads: DriveReads;
-  store: Pick<ContentStore, 'kind' | 'addFile' | 'holds' | 'getBlock' | 'putBlock' | 'abandon'>;
+  store: Pick<ContentStore, 'kind' | 'addFile' | 'holds' | 'getBlock' | 'putBlock' | 'release'>;
   links: () => DriveLinks;
   logger: Pick<Logger, 'warn' | 'info'>;
   now: () => number;
@@ -184,7 +184,7 @@ export async function importLegacyDrive(
   };
   const outcome = await commitChange(deps.db, commit);
   await deps.db.root.flushed;
-  if (!outcome.ok) await deps.store.abandon(batch);
+  await deps.store.release(batch, outcome.ok);
   const dropped = candidates.length - entries.length;
   return { imported: outcome.ok, files: entries.length, recovered, dropped };
 }

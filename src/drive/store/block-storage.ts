@@ -28,7 +28,7 @@ export class BlockStorage {
     private readonly legacy: Pick<FsBlockstore, 'get' | 'has'>,
     readonly dir: string,
   ) {
-    this.held = new HeldFiles(db.fileLeaves, db.imports, join(dir, 'files'));
+    this.held = new HeldFiles(db.fileLeaves, join(dir, 'files'));
   }
 
   /** `dir` is the store's directory (`DATA_ROOT/ipfs-store`); `db` the environment opened in it. */
@@ -68,6 +68,7 @@ export class BlockStorage {
     if (batch.blocks.size === 0 && batch.leaves.size === 0) return;
     await handled(this.db.root.childTransaction(() => writeBlocks(this.db, batch, nextGen(this.db))));
     await this.db.root.flushed;
+    await this.held.release(batch.heldFiles(), true);
   }
 
   /** Whether every block under `cid` is here: inner nodes are read, leaves only looked up (and their file). */

@@ -131,8 +131,8 @@ export class EmbeddedStore implements ContentStore {
     return bytes;
   }
 
-  abandon(batch: BlockBatch): Promise<void> {
-    return this.blocks.held.abandon(batch.heldFiles());
+  release(batch: BlockBatch, committed: boolean): Promise<void> {
+    return this.blocks.held.release(batch.heldFiles(), committed);
   }
 
   async holds(cid: string): Promise<boolean> {

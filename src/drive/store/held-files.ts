@@ -1,13 +1,41 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { access, copyFile, link, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Database } from 'lmdb';
 import type { CID } from 'multiformats/cid';
 import { tempPathFor } from '../../fs/atomic.js';
-import { processInstance } from '../../process/identity.js';
-import { handled } from '../db/commit-error.js';
+import { holderIsGone, processInstance } from '../../process/identity.js';
 import type { HeldLeaf } from '../db/records.js';
 import { leafBlock } from './file-leaves.js';
+
+/**
+ * A held file's name: the process that links it (`processInstance`, its `:` as `.`) and a number of its own,
+ * so that a collection knows, from the name alone, whether the import behind an unnamed link may still be
+ * waiting for its change (holderOfHeld).
+ */
+export function heldName(instance: string, n: number): string {
+  return `${instance.replaceAll(':', '.')}.${n.toString(36)}`;
+}
+
+/** The process a held file's name says linked it, or null for a name of another form (earlier versions'). */
+export function holderOfHeld(name: string): string | null {
+  const parts = name.split('.');
+  return parts.length === 4 ? parts.slice(0, 3).join(':') : null;
+}
+
+/** Names this process gave held files, for imports whose change has not committed yet: see inFlightHere. */
+const inFlight = new Set<string>();
+let made = 0;
+
+/**
+ * Whether a held file nobody names yet may still be waiting for its change: for a name this process gave, it
+ * knows; for another process's, it may while that process runs and the link is recent (`recentMs`).
+ */
+export function mayBeInFlight(name: string, linkedAgoMs: number, recentMs: number): boolean {
+  const holder = holderOfHeld(name);
+  if (holder === processInstance) return inFlight.has(name);
+  return holder !== null && !holderIsGone(holder) && linkedAgoMs < recentMs;
+}
 
 /** A held file whose bytes no longer hash to the leaf they were held for: the store answers an error. */
 export class ChangedOnDiskError extends Error {
@@ -20,15 +48,14 @@ export class ChangedOnDiskError extends Error {
  * staging) and, in the drive index, where each leaf's data sits in it. A leaf is rebuilt around its data when
  * read and checked against its CID, so a file changed in place is refused rather than served (as Kubo's
  * filestore does). The drive only ever replaces files by renaming, so the linked bytes stay the ones
- * imported. The link is made when the file is imported, claimed in `imports` first; its leaves' places are
- * written with the change that adds the file (db/commit.ts), which lifts the claim. A link nothing names and
- * nobody claims (a change that never committed, its process gone) is the collector's (gc/sweep.ts).
+ * imported. The link is made when the file is imported, under a name that says which process made it
+ * (`heldName`); its leaves' places are written with the change that adds the file (db/commit.ts). A link
+ * nothing names is the collector's (gc/sweep.ts) unless its import may still be waiting for its change
+ * (`mayBeInFlight`), which costs no write to tell.
  */
 export class HeldFiles {
   constructor(
     private readonly leaves: Pick<Database<HeldLeaf, string>, 'get' | 'doesExist'>,
-    /** Held files linked by imports whose change has not committed yet (db/drive-db.ts `imports`). */
-    private readonly imports: Pick<Database<{ holder: string; at: number }, string>, 'put' | 'remove'>,
     readonly dir: string,
   ) {}
 
@@ -36,11 +63,14 @@ export class HeldFiles {
     return this.leaves.doesExist(key);
   }
 
-  /** Gives up held files an import linked for a change that will not come (refused, failed, not needed). */
-  async abandon(names: Iterable<string>): Promise<void> {
+  /**
+   * The change these held files were linked for is over: committed (the index names them now), or not
+   * (refused, failed, not needed: they are removed).
+   */
+  async release(names: Iterable<string>, committed: boolean): Promise<void> {
     for (const name of names) {
-      await unlink(join(this.dir, name)).catch(() => undefined);
-      await handled(this.imports.remove(name));
+      if (!committed) await unlink(join(this.dir, name)).catch(() => undefined);
+      inFlight.delete(name);
     }
   }
 
@@ -51,9 +81,11 @@ export class HeldFiles {
     );
   }
 
-  /** A name for a file about to be held: its leaves are placed under it before it is linked. */
+  /** A name for a file about to be held (its leaves are placed under it before it is linked): see heldName. */
   newName(): string {
-    return randomBytes(8).toString('hex');
+    const name = heldName(processInstance, made++);
+    inFlight.add(name);
+    return name;
   }
 
   /**
@@ -61,8 +93,6 @@ export class HeldFiles {
    * on disk. The folder's flush is shared by every link made meanwhile (a group flush, as a commit's).
    */
   async link(path: string, name: string): Promise<void> {
-    // Claimed before it exists: a collection that lists the folder after the link sees the claim.
-    await handled(this.imports.put(name, { holder: processInstance, at: Date.now() }));
     const target = join(this.dir, name);
     try {
       await link(path, target).catch(async (error: NodeJS.ErrnoException) => {

@@ -132,7 +132,7 @@ export class KuboStore implements ContentStore {
   }
 
   /** Kubo stored what it was sent; its own collection removes what nothing pins. */
-  async abandon(): Promise<void> {}
+  async release(): Promise<void> {}
 
   async holds(cid: string): Promise<boolean> {
     return this.stat(cid).then(

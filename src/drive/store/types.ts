@@ -35,10 +35,11 @@ export interface ContentStore {
    */
   holds(cid: string): Promise<boolean>;
   /**
-   * Gives up what importing into `batch` left outside it (the embedded store's held files) when the change
-   * it was for will not commit; a no-op for Kubo.
+   * Tells the store the change `batch` was imported for is over: committed (what the import left outside the
+   * batch, the embedded store's held files, is now named by the index), or not (it is given up). A no-op for
+   * Kubo.
    */
-  abandon(batch: BlockBatch): Promise<void>;
+  release(batch: BlockBatch, committed: boolean): Promise<void>;
   /** Recursive pin; idempotent. */
   pin(cid: string): Promise<void>;
   /** Removes a recursive pin; unpinning something not pinned is not an error. */

@@ -32,7 +32,7 @@ export async function encodeRoot(
   manifest: NodeRef,
 ): Promise<string> {
   const explorer = await explorerBlock();
-  await store.put(explorer.bytes);
+  await store.putKnown(explorer.cid, explorer.bytes);
   const root = await encodeDirectory([
     ...DRIVE_CATEGORIES.map((name) => ({ name, cid: folders[name].cid, dagSize: folders[name].dagSize })),
     { name: EXPLORER_NAME, cid: explorer.cid, dagSize: explorer.bytes.length },

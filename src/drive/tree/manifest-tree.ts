@@ -3,7 +3,8 @@ import { UnixFS } from 'ipfs-unixfs';
 import { parsedCid } from '../store/cid-text.js';
 import { leafBlock } from '../store/file-leaves.js';
 import type { EntryRecord, PageRecord } from '../db/records.js';
-import type { NodeStore } from './nodes.js';
+import { LRUCache } from 'lru-cache';
+import { cidV0Of, type NodeStore } from './nodes.js';
 
 /**
  * The published `manifest.json` of a drive (published.ts gives its text: a header, one line per file in the
@@ -57,6 +58,24 @@ async function leaf(store: NodeStore, text: string): Promise<PageRecord> {
   const data = Buffer.from(text, 'utf8');
   const block = leafBlock(data);
   return { cid: await store.put(block), size: data.length, dagSize: block.length };
+}
+
+/**
+ * The header's leaf: the same for every change of a drive (and every drive of a station but for its key), so
+ * its block is framed and hashed once per text. Content-addressed: what is kept is what the text gives.
+ */
+const heads = new LRUCache<string, { record: PageRecord; block: Uint8Array }>({ max: 1024 });
+
+async function headLeaf(store: NodeStore, text: string): Promise<PageRecord> {
+  let known = heads.get(text);
+  if (!known) {
+    const data = Buffer.from(text, 'utf8');
+    const block = leafBlock(data);
+    known = { record: { cid: cidV0Of(block), size: data.length, dagSize: block.length }, block };
+    heads.set(text, known);
+  }
+  await store.putKnown(known.record.cid, known.block);
+  return known.record;
 }
 
 /** A UnixFS file node over `children` (in order). */
@@ -136,7 +155,7 @@ export async function editManifest(
   const groups = decomposition(count)
     .map(([level, index]) => rowAt(level, index))
     .filter((row): row is PageRecord => row !== undefined);
-  const head = await leaf(store, view.head);
+  const head = await headLeaf(store, view.head);
   const totals = view.tail(view.totals.files, view.totals.bytes);
   const tail = await leaf(store, (view.totals.files > 0 ? '\n' : '') + totals);
   return { file: await fileNode(store, [head, ...groups, tail]), rows };

@@ -17,6 +17,8 @@ export interface NodeStore {
   get(cid: string): Promise<Uint8Array>;
   /** Stores an encoded dag-pb node; answers its CIDv0. */
   put(bytes: Uint8Array): Promise<string>;
+  /** Stores a block whose CIDv0 is known already (not hashed again). */
+  putKnown(cid: string, bytes: Uint8Array): Promise<void>;
 }
 
 const SHA2_256 = 0x12;
@@ -63,17 +65,21 @@ export function changeNodes(
   store: Pick<ContentStore, 'kind' | 'getBlock' | 'putBlock'>,
   batch: BlockBatch,
 ): NodeStore {
+  const putKnown = async (cid: string, bytes: Uint8Array) => {
+    if (store.kind === 'embedded') batch.put(cid, bytes);
+    else if (!batch.has(cid)) {
+      if ((await store.putBlock(bytes, cid)) !== cid)
+        throw new StationError('CID_MISMATCH', 'The content store computed another CID for a drive node.');
+      batch.put(cid, bytes);
+    }
+  };
   return {
     get: async (cid) => batch.get(cid) ?? (await store.getBlock(cid)),
     put: async (bytes) => {
       const cid = cidV0Of(bytes);
-      if (store.kind === 'embedded') batch.put(cid, bytes);
-      else if (!batch.has(cid)) {
-        if ((await store.putBlock(bytes, cid)) !== cid)
-          throw new StationError('CID_MISMATCH', 'The content store computed another CID for a drive node.');
-        batch.put(cid, bytes);
-      }
+      await putKnown(cid, bytes);
       return cid;
     },
+    putKnown,
   };
 }

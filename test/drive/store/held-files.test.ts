@@ -3,7 +3,8 @@ import { open, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BlockBatch } from '../../../src/drive/db/block-batch.js';
-import { ChangedOnDiskError } from '../../../src/drive/store/held-files.js';
+import { ChangedOnDiskError, holderOfHeld } from '../../../src/drive/store/held-files.js';
+import { processInstance } from '../../../src/process/identity.js';
 import { tempDir } from '../../helpers/temp.js';
 import { collect, ipfsCidOf, once_, pseudoRandom, writeStream } from '../helpers.js';
 import { openEmbedded } from './open-store.js';
@@ -39,8 +40,6 @@ describe('files held, not copied, by the embedded store', () => {
       // The root (13 links) is a block; the leaves are places in the linked file.
       expect(db.blocks.getCount()).toBe(1);
       expect(db.fileLeaves.getCount()).toBe(LEAVES);
-      // Written at once (no batch): named by its leaves, no longer claimed by the import.
-      expect(db.imports.getCount()).toBe(0);
       expect(await listing(join(storeDir, 'blocks'))).toEqual([]);
       const held = await listing(join(storeDir, 'files'));
       expect(held).toHaveLength(1);
@@ -66,13 +65,12 @@ describe('files held, not copied, by the embedded store', () => {
       expect([...batch.heldFiles()]).toEqual([name]);
       expect([batch.blocks.size, batch.leaves.size]).toEqual([1, LEAVES]);
       expect([db.blocks.getCount(), db.fileLeaves.getCount()]).toEqual([0, 0]);
-      // Claimed by its import while nothing names it: the collector leaves it alone.
-      expect(db.imports.get(name!)).toBeDefined();
+      // Its name says which process linked it: a collection leaves it alone while this process runs.
+      expect(holderOfHeld(name!)).toBe(processInstance);
       expect(await store.holds(added.cid)).toBe(false);
       await expect(store.getBlock(added.cid)).rejects.toMatchObject({ code: 'CONTENT_NOT_FOUND' });
       await store.blocks.write(batch);
       expect([db.blocks.getCount(), db.fileLeaves.getCount()]).toEqual([1, LEAVES]);
-      expect(db.imports.get(name!)).toBeUndefined();
       expect(await store.holds(added.cid)).toBe(true);
       expect((await collect(store.cat(added.cid))).equals(await collect(createReadStream(file)))).toBe(true);
     } finally {
@@ -86,10 +84,10 @@ describe('files held, not copied, by the embedded store', () => {
       const batch = new BlockBatch();
       await store.addFile(file, { into: batch, pin: false });
       expect((await stat(file)).nlink).toBe(2);
-      await store.abandon(batch);
+      await store.release(batch, false);
       expect(await listing(join(storeDir, 'files'))).toEqual([]);
       expect((await stat(file)).nlink).toBe(1);
-      expect([db.imports.getCount(), db.fileLeaves.getCount(), db.blocks.getCount()]).toEqual([0, 0, 0]);
+      expect([db.fileLeaves.getCount(), db.blocks.getCount()]).toEqual([0, 0]);
     } finally {
       await close();
     }
