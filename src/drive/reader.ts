@@ -69,11 +69,15 @@ export class DriveReader {
   /** Each user's drive folder, by e-mail: a pure function of it, resolved (and checked) once. */
   private readonly dirs = new LRUCache<string, string>({ max: 4096 });
   /**
-   * Listings as last built, by drive and head version: a version names one state of the drive, so an entry
-   * is never stale, only unused. A listing of a large drive costs a few milliseconds to build; the drive
-   * page asks for it after every change.
+   * Each drive's listing as last built, with the head version and links it was built for: a version names one
+   * state of the drive, so a listing is never stale, only replaced. Bounded by the files the listings hold (a
+   * listing of a large drive costs a few milliseconds to build, and the drive page asks for it after every
+   * change).
    */
-  private readonly listings = new LRUCache<string, DriveListing>({ max: 64 });
+  private readonly listings = new LRUCache<string, { key: string; listing: DriveListing }>({
+    maxSize: 50_000,
+    sizeCalculation: (known) => known.listing.files.length + 1,
+  });
 
   constructor(protected readonly deps: DriveReaderDeps) {}
 
@@ -115,9 +119,9 @@ export class DriveReader {
     const links = this.deps.links();
     return reads.snapshot((at) => {
       const head = reads.head(user.hex, at);
-      const key = `${user.hex}:${head?.version ?? 0}:${links.api}:${links.gateway}`;
-      const known = this.listings.get(key);
-      if (known) return known;
+      const key = `${head?.version ?? 0}:${links.api}:${links.gateway}`;
+      const known = this.listings.get(user.hex);
+      if (known?.key === key) return known.listing;
       const manifest = manifestOf(user, head, head ? reads.entries(user.hex, at) : [], this.now());
       const root = manifest.root_cid;
       const listing = {
@@ -126,7 +130,7 @@ export class DriveReader {
         explorer_url: root ? `${links.gateway}/ipfs/${root}/_index.html` : null,
         updated_at: manifest.updated_at,
       };
-      if (head) this.listings.set(key, listing);
+      if (head) this.listings.set(user.hex, { key, listing });
       return listing;
     });
   }

@@ -115,21 +115,38 @@ export class DriveView {
     return [...kept, ...added].sort((a, b) => a.seq - b.seq);
   }
 
+  /** The smallest and largest seq the drive held before the change (the head keeps them), null when empty. */
+  committedRange(): { min: number; max: number } | null {
+    if (!this.head || this.head.files === 0) return null;
+    return this.head.range ?? this.reads.seqRange(this.id);
+  }
+
   /** The smallest and largest seq after the change, null when the drive holds nothing. */
   seqRange(): { min: number; max: number } | null {
     if (this.files === 0) return null;
-    const committed = this.head ? this.reads.seqRange(this.id) : null;
+    this.range ??= this.rangeAfter();
+    return this.range;
+  }
+
+  private range: { min: number; max: number } | null = null;
+
+  private rangeAfter(): { min: number; max: number } | null {
     let min = Infinity;
     let max = -Infinity;
     for (const seq of this.added.keys()) {
       min = Math.min(min, seq);
       max = Math.max(max, seq);
     }
+    const committed = this.committedRange();
     if (committed) {
-      // The committed ends, past the seqs this change removes (at most that many of them at either end).
+      let low: number | undefined = committed.min;
+      let high: number | undefined = committed.max;
+      // An end this change removes: the next committed seq inward (at most that many are removed).
       const count = this.removed.size + 1;
-      const low = this.reads.endSeqs(this.id, count).find((seq) => !this.removed.has(seq));
-      const high = this.reads.endSeqs(this.id, count, true).find((seq) => !this.removed.has(seq));
+      if (this.removed.has(low))
+        low = this.reads.endSeqs(this.id, count).find((seq) => !this.removed.has(seq));
+      if (this.removed.has(high))
+        high = this.reads.endSeqs(this.id, count, true).find((seq) => !this.removed.has(seq));
       if (low !== undefined && high !== undefined) {
         min = Math.min(min, low);
         max = Math.max(max, high);

@@ -127,6 +127,7 @@ export async function planChange(
     files: view.totals.files,
     bytes: view.totals.bytes,
     nextSeq: view.nextSeq,
+    range: view.seqRange(),
     updated_at: context.now,
   };
   const intents: FsIntent[] = [

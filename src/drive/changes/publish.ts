@@ -59,7 +59,7 @@ export async function publishTree(
         )
       : before;
   }
-  const before = view.head ? context.reads.seqRange(view.head.id) : null;
+  const before = view.committedRange();
   const manifest = await editManifest(nodes, manifestView(view, context), view.touched(), before);
   const root = await encodeRoot(nodes, folders, manifest.file);
   return { root, folders, manifest };

@@ -34,6 +34,8 @@ export interface DriveHead {
   bytes: number;
   /** The `seq` the next file gets: files are listed in the order they were added. */
   nextSeq: number;
+  /** The smallest and largest seq of the files held (null when none; absent in heads of 2026-11-27 before it). */
+  range?: { min: number; max: number } | null;
   updated_at: string;
 }
 

@@ -171,6 +171,7 @@ export async function importLegacyDrive(
       manifest: { cid: manifest.file.cid, dagSize: manifest.file.dagSize },
       ...totals,
       nextSeq: entries.length,
+      range: entries.length > 0 ? { min: 0, max: entries.length - 1 } : null,
       updated_at: legacy.updatedAt ?? localTimestamp(deps.now()),
     },
     added: entries,
