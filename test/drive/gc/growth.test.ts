@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { storeSize } from '../../../src/drive/gc/store-size.js';
 import { MIGRATED_KEY } from '../../../src/drive/migrate/migration.js';
 import { driveFixture, type DriveFixture } from '../drive-fixture.js';
-import { once_ } from '../helpers.js';
+import { collect, once_ } from '../helpers.js';
 import { diskUsage } from './disk-usage.js';
 
 const KIB = 1024;
@@ -73,5 +73,34 @@ describe('the store after a collection', () => {
     clock.frozen += 10 * 600_000;
     await services.collector.collect();
     expect(await readable(current)).toBe(true);
+  });
+});
+
+describe('what two users hold alike', () => {
+  let f: DriveFixture | undefined;
+  afterEach(async () => f?.close());
+
+  it('stays while one of them keeps it: the same file and name deleted by one user, collected, read by the other', async () => {
+    f = await driveFixture({ env: { STORE_KEEP_ROOTS_S: '0' } });
+    const { drive, services, store } = f;
+    await services.db.meta.put(MIGRATED_KEY, true);
+    const [ann, ben] = [f.user('ann@example.org'), f.user('ben@example.org')];
+    const bytes = Buffer.from('the same song, twice');
+    const a = await drive.addStream(ann, 'song.mp3', once_(bytes), { kind: 'cli' });
+    const b = await drive.addStream(ben, 'song.mp3', once_(bytes), { kind: 'cli' });
+    // One wrapper for both: kept by two references.
+    expect(a.entry.ipfs_link).toBe(b.entry.ipfs_link);
+    const wrapper = a.entry.ipfs_link.split('/')[0]!;
+    expect(services.db.pinRefs.get(wrapper)).toBe(2);
+    await drive.delete(ann, 'Music/song.mp3');
+    expect(services.db.pinRefs.get(wrapper)).toBe(1);
+    await services.collector.collect();
+    expect(await store.holds(wrapper)).toBe(true);
+    expect(await collect(store.cat(b.entry.ipfs_link))).toEqual(bytes);
+    await drive.delete(ben, 'Music/song.mp3');
+    expect(services.db.pinRefs.get(wrapper)).toBeUndefined();
+    f.clock.frozen = Date.now() + 2_000; // past the second it was let go in (STORE_KEEP_ROOTS_S is 0)
+    await services.collector.collect();
+    expect(await store.holds(wrapper)).toBe(false);
   });
 });
