@@ -1,12 +1,11 @@
 import type { DriveLinks } from './links.js';
-import { EXPLORER_NAME, type PublishedManifest } from './listing-schema.js';
+import { EXPLORER_NAME, type PublishedFile, type PublishedManifest } from './listing-schema.js';
 import type { Manifest, ManifestEntry } from './manifest.js';
 
 export type PublishedSource = Pick<Manifest, 'owner_hex_pubkey' | 'files'>;
 
-type PublishedFile = PublishedManifest['files'][number];
-
-function publishedFile(f: ManifestEntry): PublishedFile {
+/** A file as the public manifest lists it. */
+export function publishedFile(f: ManifestEntry): PublishedFile {
   return {
     path: f.path,
     name: f.name,
@@ -27,7 +26,15 @@ function publishedFile(f: ManifestEntry): PublishedFile {
  * drive's list alone.
  */
 export function publishedManifest(drive: PublishedSource, links: DriveLinks): PublishedManifest {
-  const files = drive.files.map(publishedFile);
+  return publishedWith(drive, drive.files.map(publishedFile), links);
+}
+
+/** The public manifest around files already as it lists them (publishedFile). */
+export function publishedWith(
+  drive: Pick<Manifest, 'owner_hex_pubkey'>,
+  files: PublishedFile[],
+  links: DriveLinks,
+): PublishedManifest {
   return {
     ...header(drive, links),
     total_files: files.length,

@@ -7,6 +7,7 @@ import type { UserLookup } from '../identity/user-store.js';
 import type { DriveReads } from './db/reads.js';
 import type { DriveHead, EntryRecord } from './db/records.js';
 import type { DriveLinks } from './links.js';
+import { DriveListings } from './listing-cache.js';
 import type { DriveListing } from './listing-schema.js';
 import { emptyManifest, type Manifest, type ManifestEntry } from './manifest.js';
 import { publishedManifest } from './published.js';
@@ -68,18 +69,12 @@ export function manifestOf(
 export class DriveReader {
   /** Each user's drive folder, by e-mail: a pure function of it, resolved (and checked) once. */
   private readonly dirs = new LRUCache<string, string>({ max: 4096 });
-  /**
-   * Each drive's listing as last built, with the head version and links it was built for: a version names one
-   * state of the drive, so a listing is never stale, only replaced. Bounded by the files the listings hold (a
-   * listing of a large drive costs a few milliseconds to build, and the drive page asks for it after every
-   * change).
-   */
-  private readonly listings = new LRUCache<string, { key: string; listing: DriveListing }>({
-    maxSize: 50_000,
-    sizeCalculation: (known) => known.listing.files.length + 1,
-  });
+  /** Each drive's last listing, the next one's starting point (listing-cache.ts). */
+  private readonly listings: DriveListings;
 
-  constructor(protected readonly deps: DriveReaderDeps) {}
+  constructor(protected readonly deps: DriveReaderDeps) {
+    this.listings = new DriveListings(deps.reads);
+  }
 
   get quotaBytes(): number {
     return this.deps.quotaBytes;
@@ -119,19 +114,14 @@ export class DriveReader {
     const links = this.deps.links();
     return reads.snapshot((at) => {
       const head = reads.head(user.hex, at);
-      const key = `${head?.version ?? 0}:${links.api}:${links.gateway}`;
-      const known = this.listings.get(user.hex);
-      if (known?.key === key) return known.listing;
-      const manifest = manifestOf(user, head, head ? reads.entries(user.hex, at) : [], this.now());
-      const root = manifest.root_cid;
-      const listing = {
+      if (head) return this.listings.of(head, links, at);
+      const manifest = emptyManifest(user, this.now());
+      return {
         ...publishedManifest(manifest, links),
-        root_cid: root,
-        explorer_url: root ? `${links.gateway}/ipfs/${root}/_index.html` : null,
+        root_cid: null,
+        explorer_url: null,
         updated_at: manifest.updated_at,
       };
-      if (head) this.listings.set(user.hex, { key, listing });
-      return listing;
     });
   }
 

@@ -96,7 +96,7 @@ export async function planChange(
     batch.merge(placement.batch);
     const { cid, dagSize } = placement.added;
     const wrapper = await encodeDirectory([{ name, cid, dagSize }]);
-    await nodes.put(wrapper.bytes);
+    await nodes.putKnown(wrapper.cid, wrapper.bytes);
     const entry = view.add({
       path: `${category}/${name}`,
       name,

@@ -81,6 +81,20 @@ export class DriveReads {
     return [...this.db.entries.getRange({ start: [id, from], end: [id, to], ...at })].map((e) => e.value);
   }
 
+  /** The seqs of the drive's files, in order, from `from` on (keys only: no file is decoded). */
+  seqs(hex: Drive, at: At = {}, from = 0): number[] {
+    const id = this.idOf(hex, at);
+    const seqs: number[] = [];
+    for (const key of this.db.entries.getKeys({ start: [id, from], end: [id, Infinity], ...at }))
+      seqs.push(key[1]);
+    return seqs;
+  }
+
+  /** The drive's file numbered `seq`. */
+  entryBySeq(hex: Drive, seq: number, at: At = {}): EntryRecord | undefined {
+    return this.db.entries.get([this.idOf(hex, at), seq], at);
+  }
+
   /** The smallest and largest seq of the drive's files, null when it holds none. */
   seqRange(hex: Drive, at: At = {}): { min: number; max: number } | null {
     const id = this.idOf(hex, at);

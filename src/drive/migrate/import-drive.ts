@@ -94,7 +94,7 @@ async function verified(
     }
   }
   const wrapper = await encodeDirectory([{ name: entry.name, cid: entry.cid, dagSize: entry.dag_size }]);
-  await nodes.put(wrapper.bytes);
+  await nodes.putKnown(wrapper.cid, wrapper.bytes);
   return { ...entry, ipfs_link: `${wrapper.cid}/${entry.name}` };
 }
 

@@ -23,9 +23,10 @@ const DIRECTORY_DATA = new UnixFS({ type: 'directory' }).marshal();
 
 export const asCid = (cid: string | CID): CID => (typeof cid === 'string' ? parsedCid(cid) : cid);
 
-/** A node's links, CIDs left decoded. */
-export function linksOf(bytes: Uint8Array): DirectoryLink[] {
-  return dagPb.decode(bytes).Links.map((l) => ({ name: l.Name ?? '', cid: l.Hash, dagSize: l.Tsize ?? 0 }));
+/** A node's links (of its bytes, or of it decoded already), CIDs left decoded. */
+export function linksOf(bytes: Uint8Array | dagPb.PBNode): DirectoryLink[] {
+  const node = bytes instanceof Uint8Array ? dagPb.decode(bytes) : bytes;
+  return node.Links.map((l) => ({ name: l.Name ?? '', cid: l.Hash, dagSize: l.Tsize ?? 0 }));
 }
 
 /**

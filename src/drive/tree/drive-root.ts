@@ -38,5 +38,6 @@ export async function encodeRoot(
     { name: EXPLORER_NAME, cid: explorer.cid, dagSize: explorer.bytes.length },
     { name: PUBLISHED_MANIFEST_NAME, cid: manifest.cid, dagSize: manifest.dagSize },
   ]);
-  return store.put(root.bytes);
+  await store.putKnown(root.cid, root.bytes);
+  return root.cid;
 }

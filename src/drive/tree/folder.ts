@@ -25,20 +25,19 @@ export const linkEstimate = (name: string) => Buffer.byteLength(name, 'utf8') + 
 /** The empty folder (a plain directory with no links), the same in every drive. */
 export async function emptyFolder(store: NodeStore): Promise<FolderRef> {
   const node = await encodeDirectory([]);
-  await store.put(node.bytes);
+  await store.putKnown(node.cid, node.bytes);
   return { cid: node.cid, dagSize: node.dagSize, estimate: 0 };
 }
 
-function isShard(bytes: Uint8Array): boolean {
-  const data = dagPb.decode(bytes).Data;
-  return data !== undefined && UnixFS.unmarshal(data).type === 'hamt-sharded-directory';
+function isShard(node: dagPb.PBNode): boolean {
+  return node.Data !== undefined && UnixFS.unmarshal(node.Data).type === 'hamt-sharded-directory';
 }
 
 /** Every link of a stored folder, plain or sharded. */
 async function allLinks(store: NodeStore, cid: string): Promise<DirectoryLink[]> {
-  const bytes = await store.get(cid);
-  if (isShard(bytes)) return new ShardEditor(store, FOLDER_FANOUT).entries(cid);
-  return linksOf(bytes);
+  const node = dagPb.decode(await store.get(cid));
+  if (isShard(node)) return new ShardEditor(store, FOLDER_FANOUT).entries(cid);
+  return linksOf(node);
 }
 
 async function plain(
@@ -47,8 +46,8 @@ async function plain(
   estimate: number,
 ): Promise<FolderRef> {
   const node = await encodeDirectory(links);
-  const cid = await store.put(node.bytes);
-  return { cid, dagSize: node.dagSize, estimate };
+  await store.putKnown(node.cid, node.bytes);
+  return { cid: node.cid, dagSize: node.dagSize, estimate };
 }
 
 /**
@@ -64,18 +63,19 @@ export async function editFolder(
 ): Promise<FolderRef> {
   if (add.length === 0 && remove.length === 0) return previous;
   const before = await store.get(previous.cid);
-  const wasShard = isShard(before);
+  const decoded = dagPb.decode(before);
+  const wasShard = isShard(decoded);
   const shards = new ShardEditor(store, FOLDER_FANOUT);
   // The caller removes names the folder holds and adds names it then lacks (DriveView): the estimate follows.
   let estimate = previous.estimate;
   for (const name of remove) estimate -= linkEstimate(name);
   for (const link of add) estimate += linkEstimate(link.name);
   const shardAfter = estimate > PLAIN_FOLDER_MAX_ESTIMATE;
-  if (wasShard && shardAfter && ShardEditor.fanoutOf(before) === FOLDER_FANOUT) {
+  if (wasShard && shardAfter && ShardEditor.fanoutOf(decoded) === FOLDER_FANOUT) {
     const edited = await shards.edit(previous.cid, add, remove);
     return { ...edited, estimate };
   }
-  const links = wasShard ? await allLinks(store, previous.cid) : linksOf(before);
+  const links = wasShard ? await allLinks(store, previous.cid) : linksOf(decoded);
   const current = new Map(links.map((l) => [l.name, l]));
   for (const name of remove) current.delete(name);
   for (const link of add) current.set(link.name, { ...link });

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import * as dagPb from '@ipld/dag-pb';
 import { CID } from 'multiformats/cid';
 import { create as createDigest } from 'multiformats/hashes/digest';
 import { StationError } from '../../errors.js';
@@ -27,25 +26,6 @@ const SHA2_256 = 0x12;
 export function cidV0Of(bytes: Uint8Array): string {
   const digest = createHash('sha256').update(bytes).digest();
   return cidText(CID.createV0(createDigest(SHA2_256, digest)));
-}
-
-/** A decoded dag-pb node's links, as a directory or a shard names them. */
-export interface PbLink {
-  name: string;
-  cid: string;
-  dagSize: number;
-}
-
-export function decodeNode(bytes: Uint8Array): { data: Uint8Array | undefined; links: PbLink[] } {
-  const node = dagPb.decode(bytes);
-  return {
-    data: node.Data,
-    links: node.Links.map((link) => ({
-      name: link.Name ?? '',
-      cid: cidText(link.Hash),
-      dagSize: link.Tsize ?? 0,
-    })),
-  };
 }
 
 /**

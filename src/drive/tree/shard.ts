@@ -4,7 +4,7 @@ import { UnixFS } from 'ipfs-unixfs';
 import type { CID } from 'multiformats/cid';
 import { cidText, parsedCid } from '../store/cid-text.js';
 import { asCid, linksOf, type DirectoryLink } from '../store/dag.js';
-import { decodeNode, type NodeStore } from './nodes.js';
+import type { NodeStore } from './nodes.js';
 import type { NodeRef } from '../db/records.js';
 
 /**
@@ -90,8 +90,8 @@ export class ShardEditor {
   }
 
   /** The fanout of a stored shard node, or null when the node is not a shard. */
-  static fanoutOf(bytes: Uint8Array): number | null {
-    const { data } = decodeNode(bytes);
+  static fanoutOf(block: Uint8Array | dagPb.PBNode): number | null {
+    const data = (block instanceof Uint8Array ? dagPb.decode(block) : block).Data;
     if (!data) return null;
     const unixfs = UnixFS.unmarshal(data);
     return unixfs.type === 'hamt-sharded-directory' ? Number(unixfs.fanout ?? 0n) : null;

@@ -36,6 +36,7 @@ export class PaymentExecutor {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private scanner: NodeJS.Timeout | null = null;
   private stopped = false;
+  private readonly scans = new Set<Promise<void>>();
 
   constructor(private readonly options: ExecutorOptions) {}
 
@@ -66,7 +67,8 @@ export class PaymentExecutor {
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
     this.waiting.length = 0;
-    await Promise.allSettled([...this.active]);
+    // A scan under way may be writing a record: the journal is left only once it is done.
+    await Promise.allSettled([...this.active, ...this.scans]);
   }
 
   /** Asks for a journaled payment to be tried; returns at once. */
@@ -79,6 +81,16 @@ export class PaymentExecutor {
 
   /** Reads the open records: requeues due ones, flags dead processes' payments, closes finished ones. */
   async scan(): Promise<void> {
+    const running = this.scanOnce();
+    this.scans.add(running);
+    try {
+      await running;
+    } finally {
+      this.scans.delete(running);
+    }
+  }
+
+  private async scanOnce(): Promise<void> {
     const { journal, logger } = this.options;
     try {
       for (const id of await journal.openIds()) {
