@@ -68,6 +68,12 @@ async function settle(): Promise<void> {
 }
 
 const wanted = process.argv.slice(2);
+const unknown = wanted.filter((name) => name !== 'floor-64KiB' && !SCENARIOS.some((s) => s.name === name));
+if (unknown.length > 0) {
+  const names = ['floor-64KiB', ...SCENARIOS.map((s) => s.name)].join(', ');
+  console.error(`bench: no scenario named ${unknown.join(', ')}; scenarios: ${names}`);
+  process.exit(2);
+}
 await awaitFreshInodes();
 let removeFloorFiles = async () => {};
 if (wanted.length === 0 || wanted.includes('floor-64KiB')) {

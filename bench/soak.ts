@@ -85,7 +85,14 @@ try {
     users.push({ key, api: httpApi(() => base, key) });
   }
   const statuses = new Map<number, number>();
-  const count = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
+  // Non-2xx answers by status and code: which refusal a busy or failing station gave.
+  const refusals = new Map<string, number>();
+  const count = (status: number, body?: unknown) => {
+    statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    if (status >= 200 && status < 300) return;
+    const reason = `${status} ${(body as { code?: string } | null)?.code ?? ''}`.trim();
+    refusals.set(reason, (refusals.get(reason) ?? 0) + 1);
+  };
   const end = Date.now() + MINUTES * 60_000;
   const interval = (1000 * USERS) / RATE;
   const blossom = async (key: TestKey, bytes: Buffer) => {
@@ -95,8 +102,14 @@ try {
       body: bytes,
       headers: { authorization: nostrAuth(blossomToken(key, { x: [sha256] })), 'content-type': 'image/png' },
     });
-    await response.arrayBuffer();
-    return response.status;
+    const text = await response.text();
+    let body: unknown = null;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON: counted by status alone
+    }
+    return { status: response.status, body };
   };
   const loop = async ({ key, api }: (typeof users)[number], index: number) => {
     const mine: string[] = [];
@@ -105,14 +118,19 @@ try {
       try {
         if (turn % 3 === 2 && mine.length > 0) {
           const path = mine.splice(Math.floor(Math.random() * mine.length), 1)[0]!;
-          count((await api.remove(path)).status);
-        } else if (turn % 2 === 1) count((await api.list()).status);
-        else {
+          const removed = await api.remove(path);
+          count(removed.status, removed.body);
+        } else if (turn % 2 === 1) {
+          const listed = await api.list();
+          count(listed.status, listed.body);
+        } else {
           const bytes = randomBytes(4096 + Math.floor(Math.random() * 508 * 1024));
-          if (turn % 4 === 0) count(await blossom(key, bytes));
-          else {
+          if (turn % 4 === 0) {
+            const stored = await blossom(key, bytes);
+            count(stored.status, stored.body);
+          } else {
             const answer = await api.upload(`soak-${index}-${turn}.bin`, bytes);
-            count(answer.status);
+            count(answer.status, answer.body);
             if (answer.status === 200)
               mine.push((answer.body as { file_path: string }).file_path.replace(/^APP\/uDRIVE\//, ''));
           }
@@ -146,6 +164,7 @@ try {
     minutes: MINUTES,
     requests: [...statuses.values()].reduce((a, b) => a + b, 0),
     statuses: Object.fromEntries(statuses),
+    refusals: Object.fromEntries(refusals),
     restarts: await restarts(),
     live_mib: +(live / 1024 ** 2).toFixed(1),
     data_folder_mib: +(dataFolder / 1024 ** 2).toFixed(1),

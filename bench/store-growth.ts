@@ -3,8 +3,8 @@
  * files (spread over the four categories), 200 uploads of 64 KiB one after the other, then 200 deletes, each
  * measured as the growth of the bytes the embedded store holds (the drive index's pages in use plus the files
  * it holds by link; the index's file size too). Superseded roots, folders and manifest pages are kept
- * STORE_KEEP_ROOTS_S (a day by default), so this is what a change costs before any collection; a last line
- * gives the store after one collection with roots kept 0 s. Bytes, not time: this machine's noise does not
+ * STORE_KEEP_ROOTS_S (a day by default), so this is what a change costs before any collection (what a
+ * collection gives back is test/drive/gc/growth.test.ts's). Bytes, not time: this machine's noise does not
  * change them. Run: `node --import tsx bench/store-growth.ts` (`GROWTH_SIZES=0,2000`).
  */
 import { randomBytes } from 'node:crypto';

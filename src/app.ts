@@ -42,6 +42,7 @@ import { uploadMediaToDrive } from './drive/routes.js';
 import type { DriveServices } from './drive/services.js';
 import { MetadataPublisher } from './drive/blobs/metadata-publisher.js';
 import { BlossomGate } from './drive/blossom/auth.js';
+import { OwnServers } from './drive/blossom/own-servers.js';
 
 /** Everything the HTTP surface needs, built by `main.ts` (or by a test with temp dirs and loopback servers). */
 export interface AppDeps {
@@ -106,11 +107,12 @@ export async function buildApp(deps: AppDeps): Promise<StationApp> {
   app.decorate('drive', deps.drive.drive);
   app.decorate('media', deps.drive.media);
   app.decorate('blobs', deps.drive.blobs);
-  const publicHosts = deps.config.auth.publicUrls.map((url) => new URL(url).hostname.toLowerCase());
-  app.decorate(
-    'blossomGate',
-    new BlossomGate({ replay: deps.auth.replay, publicHosts: () => publicHosts, clock: deps.clock }),
-  );
+  const listening = () => {
+    const address = app.server.address();
+    return address !== null && typeof address === 'object' ? address.port : deps.config.port;
+  };
+  const servers = new OwnServers(deps.config.auth.publicUrls, listening);
+  app.decorate('blossomGate', new BlossomGate({ replay: deps.auth.replay, servers, clock: deps.clock }));
   app.decorate(
     'fileMetadata',
     new MetadataPublisher({

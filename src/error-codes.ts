@@ -126,7 +126,14 @@ export type TryLaterCode =
 
 /** The station failed, or a site it fetched from for the caller did: a bug, an inconsistency, a full disk. */
 export type StationFailureCode =
-  'CID_MISMATCH' | 'INSUFFICIENT_STORAGE' | 'INTERNAL' | 'MIRROR_FETCH_FAILED' | 'STORE_SIZE_MISMATCH';
+  | 'CID_MISMATCH'
+  | 'INSUFFICIENT_STORAGE'
+  | 'INTERNAL'
+  | 'MIRROR_FETCH_FAILED'
+  | 'MIRROR_TIMEOUT'
+  | 'MIRROR_TOO_SLOW'
+  | 'STORAGE_ERROR'
+  | 'STORE_SIZE_MISMATCH';
 
 /** The services the station leans on, by the name their messages use, and the code prefix of each. */
 export const DEPENDENCY_CODES = {

@@ -83,13 +83,17 @@ export class TryLater extends StationError {
   }
 }
 
-/** A dependency (content store, indexer, mail) that is down, failing or too slow; code e.g. `INDEXER_DOWN`. */
+/**
+ * A dependency (content store, indexer, mail) that is down, failing or too slow; code e.g. `INDEXER_DOWN`.
+ * `retryAfterSeconds` when the station knows it will not ask the dependency again before then.
+ */
 export class DependencyError extends StationError {
   constructor(
     readonly dependency: Dependency,
     readonly kind: DependencyFailure,
     detail: string,
+    retryAfterSeconds?: number,
   ) {
-    super(`${DEPENDENCY_CODES[dependency]}_${FAILURE_CODES[kind]}`, detail);
+    super(`${DEPENDENCY_CODES[dependency]}_${FAILURE_CODES[kind]}`, detail, { retryAfterSeconds });
   }
 }

@@ -22,7 +22,8 @@ import { RelayCheckpoint } from './state/relay-checkpoint.js';
 import { openStationDb } from './state/station-db.js';
 import { createMailer } from './mail/mailer.js';
 import { createScraper } from './cookies/scraper/service.js';
-import { startEmbeddedRelay, type EmbeddedRelay } from './relay/embedded-relay.js';
+import { openEventSignatures } from './relay/store/signatures.js';
+import { startRelayThread, type RelayThread } from './relay/thread/relay-thread.js';
 import { isLoopbackUrl, relayAnswers } from './relay/probe.js';
 import { isLaterClusterInstance } from './process/cluster.js';
 
@@ -35,15 +36,17 @@ export interface Station {
   /** Base URL the HTTP API listens on. */
   url: string;
   relayUrl: string;
-  embeddedRelay: EmbeddedRelay | null;
+  embeddedRelay: RelayThread | null;
   close(): Promise<void>;
 }
+
+const relayStorePath = (config: Config) => join(config.dataRoot, 'relay', 'store');
 
 async function ensureRelay(
   config: Config,
   logger: Logger,
   stationKey: StationKey,
-): Promise<EmbeddedRelay | null> {
+): Promise<RelayThread | null> {
   if (config.embeddedRelay === 'off') return null;
   if (isLaterClusterInstance()) {
     logger.info({ url: config.relayUrl }, "embedded relay left to the cluster's first instance");
@@ -54,22 +57,27 @@ async function ensureRelay(
   }
   const target = new URL(config.relayUrl);
   try {
-    const relay = await startEmbeddedRelay({
-      host: target.hostname.replace(/^\[|\]$/g, ''),
-      port: Number(target.port || 80),
-      storePath: join(config.dataRoot, 'relay', 'store'),
-      legacyJournal: join(config.dataRoot, 'relay', 'events.jsonl'),
-      maxEvents: config.relay.maxEvents,
-      limits: {
-        maxFutureSeconds: config.relay.maxFutureSeconds,
-        maxEventsPerMinute: config.relay.eventsPerMinute,
+    const relay = await startRelayThread(
+      {
+        host: target.hostname.replace(/^\[|\]$/g, ''),
+        port: Number(target.port || 80),
+        storePath: relayStorePath(config),
+        legacyJournal: join(config.dataRoot, 'relay', 'events.jsonl'),
+        maxEvents: config.relay.maxEvents,
+        limits: {
+          maxFutureSeconds: config.relay.maxFutureSeconds,
+          maxEventsPerMinute: config.relay.eventsPerMinute,
+          ...config.relay.budgets,
+          reqBurst: config.relay.budgets.reqsPerSecond * 4,
+        },
+        privilegedPubkeys: [stationKey.hex],
+        publicUrls: [config.relayUrl, ...config.relay.publicUrls],
+        rateExempt: config.trustedIps,
+        trustedProxies: config.trustedProxies,
+        logLevel: logger.level,
       },
-      privilegedPubkeys: [stationKey.hex],
-      publicUrls: [config.relayUrl, ...config.relay.publicUrls],
-      rateExempt: config.trustedIps,
-      trustedProxies: config.trustedProxies,
-      logger,
-    });
+      { logger, maxHeapMb: config.relay.maxHeapMb },
+    );
     logger.info({ url: relay.url }, 'embedded relay started (nothing answered at RELAY_URL)');
     return relay;
   } catch (error) {
@@ -94,8 +102,9 @@ export async function startStation(
   const users = await UserStore.open(config.dataRoot, { uplanetName: config.uplanetName, logger });
   const relayUrl = embeddedRelay?.url ?? config.relayUrl;
   // Events the embedded relay stored were verified when written: the bot does not check them again.
-  const unregisterSource = embeddedRelay
-    ? registerVerifiedSource((id) => embeddedRelay.store.signatureOf(id))
+  const signatures = embeddedRelay ? openEventSignatures(relayStorePath(config)) : null;
+  const unregisterSource = signatures
+    ? registerVerifiedSource((id) => signatures.signatureOf(id))
     : () => undefined;
   const resumeKey = `resume:${config.relayUrl}`;
   // First connection: from the saved resume point (at most AUTH_MAX_AGE back: a day of likes to pay);
@@ -187,6 +196,7 @@ export async function startStation(
       users.close();
       mailer.close();
       unregisterSource();
+      await signatures?.close();
       await embeddedRelay?.close();
       await stationDb.close();
     },

@@ -53,6 +53,14 @@ export class RelayClient {
     return this.station.status$.value === 'open';
   }
 
+  /**
+   * The station relay is open and has answered the subscription of this connection (EOSE), with no AUTH under
+   * way that will replace it: an event published to it now reaches `events$`.
+   */
+  get ready(): boolean {
+    return this.station.ready;
+  }
+
   /** Newest `created_at` received from the station relay, never later than now (a safe resume point). */
   get lastSeen(): number | null {
     return this.station.newestSeen();

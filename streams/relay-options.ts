@@ -24,16 +24,20 @@ export interface RelayClientOptions {
   maxFutureSeconds?: number;
   /** Reconnection and resubscription delays. Default 500 ms doubling up to 30 s, with jitter. */
   backoff?: BackoffSettings;
-  /** WebSocket pings. Default every 20 s, the connection is closed when the pong is 10 s late. */
+  /**
+   * WebSocket pings. Default every 20 s; a pong missing 10 s after its ping ends the connection (reconnected
+   * with back-off).
+   */
   ping?: { frequencyMs: number; timeoutMs: number };
   /** How long a close handshake may take before the socket is destroyed. Default 2 s. */
   closeTimeoutMs?: number;
   /** Default 10 s. */
   connectTimeoutMs?: number;
-  /** A connection (or subscription) that lasted this long resets its back-off. Default 15 s. */
+  /**
+   * A subscription that lasted this long, or a connection that lasted this long and answered a ping since,
+   * resets its back-off. Default 15 s.
+   */
   healthyAfterMs?: number;
-  /** With a signer: how long a new connection waits for the relay's AUTH challenge before subscribing. Default 1 s. */
-  authWaitMs?: number;
   /** Event ids remembered to drop duplicates. Default 20,000. */
   seenCapacity?: number;
 }
@@ -51,7 +55,6 @@ export function connectionSettings(options: RelayClientOptions, stats: RelayStat
     closeTimeoutMs: options.closeTimeoutMs ?? 2_000,
     connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
     healthyAfterMs: options.healthyAfterMs ?? 15_000,
-    authWaitMs: options.authWaitMs ?? 1_000,
     signer: options.signer,
     logger: options.logger,
     stats,

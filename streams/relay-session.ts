@@ -1,6 +1,7 @@
 import type { EventTemplate, Filter, VerifiedEvent } from 'nostr-tools';
 import { AbstractRelay, type AbstractRelayConstructorOptions } from 'nostr-tools/abstract-relay';
 import type { Logger } from 'pino';
+import { ReplaySubject, Subject, type Observable } from 'rxjs';
 import type WebSocket from 'ws';
 import type { Clock } from '../src/clock.js';
 import { verifySignature } from '../src/nostr/verify.js';
@@ -29,25 +30,27 @@ export interface RelaySettings {
   closeTimeoutMs: number;
   connectTimeoutMs: number;
   healthyAfterMs: number;
-  /** How long a fresh connection waits for the relay's AUTH challenge before subscribing (with a signer). */
-  authWaitMs: number;
   signer?: Signer;
   logger?: Logger;
   stats: RelayStats;
 }
 
 /**
- * One connection attempt: a nostr-tools relay on our `ws` socket, with pings on and its own reconnection off,
- * and the NIP-42 state of that connection.
+ * One connection attempt: a nostr-tools relay on our `ws` socket, with nostr-tools' own pings and reconnection
+ * off (the connection pings: relay-heartbeat.ts), and the NIP-42 state of that connection.
  */
 export class RelaySession {
   readonly relay: AbstractRelay;
-  /** The relay refused a REQ after we authenticated: from then on it gets the back-off like any refusal. */
-  resubscribedAfterAuth = false;
+  /** The `ws` socket, once the relay has created it. */
+  socket: WebSocket | null = null;
+  /** The relay accepted our AUTH; a subscription sent before may have been served as to anyone. */
+  accepted = false;
+  /** The relay refused our AUTH (or it could not be signed): this connection stays unauthenticated. */
+  refused = false;
   private challenge: string | null = null;
   private auth: Promise<void> | null = null;
-  private challenged: () => void = () => undefined;
-  private readonly challengeSeen = new Promise<void>((resolve) => (this.challenged = resolve));
+  private readonly acceptedSubject = new ReplaySubject<void>(1);
+  private readonly eoseSubject = new Subject<string>();
 
   constructor(
     private readonly url: string,
@@ -57,14 +60,15 @@ export class RelaySession {
     const websocket = guardedWebSocket({
       closeTimeoutMs: settings.closeTimeoutMs,
       created: (socket) => {
+        this.socket = socket;
         sockets.add(socket);
         socket.once('close', () => sockets.delete(socket));
       },
       invalid: () => settings.stats.invalid++,
       handled: (frame) => {
+        if (frame[0] === 'EOSE' && typeof frame[1] === 'string') this.eoseSubject.next(frame[1]);
         if (frame[0] !== 'AUTH' || typeof frame[1] !== 'string') return;
         this.challenge = frame[1];
-        this.challenged();
         this.authenticate();
       },
     });
@@ -72,27 +76,25 @@ export class RelaySession {
       verifyEvent: (event) => verifySignature(event),
       websocketImplementation:
         websocket as unknown as AbstractRelayConstructorOptions['websocketImplementation'],
-      enablePing: true,
+      enablePing: false,
       enableReconnect: false,
     });
-    this.relay.pingFrequency = settings.pingFrequencyMs;
-    this.relay.pingTimeout = settings.pingTimeoutMs;
     this.relay.onnotice = (notice) => settings.logger?.info({ relay: url, notice }, 'relay notice');
   }
 
-  /**
-   * With a station key: waits (at most `waitMs`) for the challenge a NIP-42 relay sends on connect and for our
-   * answer, so the subscription that follows is the station's (on the embedded relay: its back-fill is not
-   * cut at the public limit, and it carries kind 22242). A relay that sends no challenge costs the wait once.
-   */
-  async authenticated(waitMs: number): Promise<void> {
-    if (!this.settings.signer) return;
-    let timer: NodeJS.Timeout | undefined;
-    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
-    const answered = this.challengeSeen.then(() => this.authenticate()?.catch(() => undefined));
-    // A slow signer or a silent relay only delays the subscription; CLOSED "auth-required:" covers the rest.
-    await Promise.race([answered, waited]);
-    clearTimeout(timer);
+  /** Emits once, when the relay accepts our AUTH (late subscribers get it too). */
+  get accepted$(): Observable<void> {
+    return this.acceptedSubject.asObservable();
+  }
+
+  /** Ids of the subscriptions the relay sent EOSE for: the EOSE frames themselves, never nostr-tools' timer. */
+  get eose$(): Observable<string> {
+    return this.eoseSubject.asObservable();
+  }
+
+  /** Our AUTH answer is signed or sent and the relay has not said yes or no yet. */
+  get authenticating(): boolean {
+    return this.auth !== null && !this.accepted && !this.refused;
   }
 
   /**
@@ -103,9 +105,22 @@ export class RelaySession {
     const { signer, logger } = this.settings;
     if (!signer || this.challenge === null) return null;
     if (!this.auth) {
-      this.auth = this.relay.auth(signer).then(
-        () => logger?.info({ relay: this.url }, 'authenticated to the relay (NIP-42)'),
+      // nostr-tools swallows a signer's failure and never settles the AUTH: the failure is raced here instead.
+      let signingFailed: (error: unknown) => void = () => undefined;
+      const failed = new Promise<never>((_, reject) => (signingFailed = reject));
+      const sign: Signer = (template) =>
+        signer(template).catch((error: unknown) => {
+          signingFailed(error);
+          return new Promise<never>(() => undefined);
+        });
+      this.auth = Promise.race([this.relay.auth(sign), failed]).then(
+        () => {
+          this.accepted = true;
+          logger?.info({ relay: this.url }, 'authenticated to the relay (NIP-42)');
+          this.acceptedSubject.next();
+        },
         (error: unknown) => {
+          this.refused = true;
           logger?.warn({ relay: this.url, err: error }, 'relay refused our NIP-42 authentication');
           throw error;
         },

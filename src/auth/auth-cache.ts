@@ -15,6 +15,11 @@ export const ANY_ADDRESS = '*';
  */
 export class AuthCache {
   private readonly entries: LRUCache<string, ObservedAuth>;
+  /**
+   * Logins accepted whose write failed (a full disk): served from memory meanwhile, written again by the
+   * next `prune` (every minute, src/auth/services.ts), so that once there is room they outlive a restart.
+   */
+  private readonly unsaved = new LRUCache<string, ObservedAuth>({ max: 10_000 });
 
   constructor(
     private readonly persisted: StationDb['claims'],
@@ -29,11 +34,25 @@ export class AuthCache {
     const known = this.read(claim.pubkey, claim.address);
     if (known && known.createdAt >= claim.createdAt) return;
     this.entries.set(`${claim.pubkey}|${claim.address}`, claim);
-    const saved = Promise.all([
-      this.persisted.put([claim.pubkey, claim.address], claim),
-      this.byAddress?.put([claim.address, claim.pubkey], claim.createdAt),
-    ]);
-    saved.catch((error: unknown) => this.logger?.warn({ err: error }, 'relay-observed login not persisted'));
+    void this.persist(claim);
+  }
+
+  /** Writes a claim; never rejects: a failure is logged and the claim kept for the next try. */
+  private async persist(claim: ObservedAuth): Promise<void> {
+    const key = `${claim.pubkey}|${claim.address}`;
+    // Another worker may have written a newer login of the same key since (a retry comes a minute later).
+    if ((this.persisted.get([claim.pubkey, claim.address])?.createdAt ?? -1) >= claim.createdAt) return;
+    try {
+      await Promise.all([
+        this.persisted.put([claim.pubkey, claim.address], claim),
+        this.byAddress?.put([claim.address, claim.pubkey], claim.createdAt),
+      ]);
+      // Written: an older claim left to retry must not overwrite it later.
+      if ((this.unsaved.get(key)?.createdAt ?? Infinity) <= claim.createdAt) this.unsaved.delete(key);
+    } catch (error) {
+      if ((this.unsaved.get(key)?.createdAt ?? -1) <= claim.createdAt) this.unsaved.set(key, claim);
+      this.logger?.warn({ err: error }, 'relay-observed login not persisted; tried again at the next sweep');
+    }
   }
 
   /** The newest claim of `pubkey` from `address` (or a legacy one for any address) not older than `since`. */
@@ -56,8 +75,16 @@ export class AuthCache {
     return keys;
   }
 
-  /** Removes persisted claims older than `before`; run now and then so the database stays small. */
+  /**
+   * Writes again the claims a failed write left in memory only, then removes persisted claims older than
+   * `before`; run now and then so the database stays small.
+   */
   async prune(before: number): Promise<number> {
+    const retries = [...this.unsaved.values()];
+    this.unsaved.clear();
+    await Promise.all(
+      retries.filter((claim) => claim.createdAt >= before).map((claim) => this.persist(claim)),
+    );
     const stale = [...this.persisted.getRange({})].filter(({ value }) => value.createdAt < before);
     if (stale.length > 0)
       await this.persisted.transaction(() => stale.forEach(({ key }) => void this.persisted.remove(key)));

@@ -29,6 +29,8 @@ export class ChallengeStore {
       issuedAt,
       expiresAt: issuedAt + CHALLENGE_TTL_SECONDS,
     };
+    // Inside a transaction each write is done at once and returns a settled promise; a failed commit rejects
+    // the transaction itself, with ENOSPC or EIO (src/state/station-db.ts): the route answers 507 or 503.
     await this.db.challenges.transaction(() => {
       const pending = [
         ...this.db.challengesByAddress.getRange({

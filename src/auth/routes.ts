@@ -67,7 +67,7 @@ export async function authRoutes(app: StationApp): Promise<void> {
         summary: 'Issue a single-use NIP-42 challenge (120 s) for a key',
         tags: ['auth'],
         querystring: KeyQuery,
-        response: { 200: Challenge, ...errorResponses(400) },
+        response: { 200: Challenge, ...errorResponses(400, 503, 507) },
       },
     },
     async (request) => {

@@ -12,6 +12,18 @@ export interface RelayConfig {
   maxFutureSeconds: number;
   /** Events the embedded relay accepts per client address and minute (TRUSTED_IPS exempt). */
   eventsPerMinute: number;
+  /** V8 heap limit of the embedded relay's thread: past it the thread alone is restarted. */
+  maxHeapMb: number;
+  /** Strangers' budgets of the embedded relay (src/relay/limits.ts; TRUSTED_IPS and the station exempt). */
+  budgets: {
+    maxEventBytesPerMinute: number;
+    maxConnectionsPerAddress: number;
+    maxConnections: number;
+    reqsPerSecond: number;
+    maxFilterValues: number;
+    slowConsumerBytes: number;
+    maxQueuedBytes: number;
+  };
 }
 
 export function relayConfig(env: Env, stationRelay: string): RelayConfig {
@@ -22,5 +34,15 @@ export function relayConfig(env: Env, stationRelay: string): RelayConfig {
     maxEvents: integer(env, 'RELAY_MAX_EVENTS', 200_000, 1_000, 100_000_000),
     maxFutureSeconds: integer(env, 'RELAY_MAX_FUTURE', 900, 0, 86_400),
     eventsPerMinute: integer(env, 'RELAY_EVENTS_PER_MINUTE', 300, 1, 1_000_000),
+    maxHeapMb: integer(env, 'RELAY_MAX_HEAP_MB', 256, 64, 16_384),
+    budgets: {
+      maxEventBytesPerMinute: integer(env, 'RELAY_EVENT_KIB_PER_MINUTE', 8_192, 64, 10_485_760) * 1024,
+      maxConnectionsPerAddress: integer(env, 'RELAY_CONNECTIONS_PER_IP', 20, 1, 100_000),
+      maxConnections: integer(env, 'RELAY_MAX_CONNECTIONS', 4_000, 1, 1_000_000),
+      reqsPerSecond: integer(env, 'RELAY_REQS_PER_SECOND', 10, 1, 100_000),
+      maxFilterValues: integer(env, 'RELAY_MAX_FILTER_VALUES', 5_000, 10, 10_000_000),
+      slowConsumerBytes: integer(env, 'RELAY_QUEUE_KIB_PER_CONNECTION', 4_096, 64, 10_485_760) * 1024,
+      maxQueuedBytes: integer(env, 'RELAY_QUEUE_MIB_TOTAL', 64, 1, 65_536) * 1024 * 1024,
+    },
   };
 }

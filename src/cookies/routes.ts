@@ -74,7 +74,7 @@ export async function cookieRoutes(app: StationApp, options: CookieRoutesOptions
         consumes: ['multipart/form-data'],
         response: {
           200: { anyOf: [CookieUploadBody, DriveUploadBody] },
-          ...errorResponses(400, 401, 403, 413, 429),
+          ...errorResponses(400, 401, 403, 413, 429, 503, 507),
         },
       },
     },

@@ -3,7 +3,7 @@ import { normaliseEmail } from '../identity/email.js';
 import type { UserLookup } from '../identity/user-store.js';
 import { toG1Address } from '../identity/ss58.js';
 import { balanceZen, centsToG1, formatG1 } from './amounts.js';
-import type { Ledger } from './ledger.js';
+import { staleFields, type Ledger } from './ledger.js';
 
 export interface BalanceReport {
   g1pub: string;
@@ -11,6 +11,9 @@ export interface BalanceReport {
   balance: string;
   balance_g1: number;
   zen: number;
+  /** Only when the indexer could not give a current balance (docs/api-contract.md §10). */
+  stale?: true;
+  cached_at?: string;
 }
 
 /**
@@ -44,9 +47,17 @@ export async function resolveWallet(
 
 export async function balanceReport(
   input: string,
-  deps: { users: Pick<UserLookup, 'findByEmail'>; ledger: Pick<Ledger, 'balanceCents'> },
+  deps: { users: Pick<UserLookup, 'findByEmail'>; ledger: Pick<Ledger, 'balance'> },
 ): Promise<BalanceReport> {
   const { g1pub, address } = await resolveWallet(input, deps.users);
-  const cents = await deps.ledger.balanceCents(address);
-  return { g1pub, address, balance: formatG1(cents), balance_g1: centsToG1(cents), zen: balanceZen(cents) };
+  const reading = await deps.ledger.balance(address);
+  const cents = reading.value;
+  return {
+    g1pub,
+    address,
+    balance: formatG1(cents),
+    balance_g1: centsToG1(cents),
+    zen: balanceZen(cents),
+    ...staleFields(reading),
+  };
 }

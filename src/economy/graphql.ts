@@ -2,6 +2,12 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import { DependencyError, type Dependency } from '../errors.js';
 import { OutageLog } from '../outage-log.js';
+import {
+  CircuitBreaker,
+  CircuitOpen,
+  type CircuitBreakerOptions,
+  type CircuitHealth,
+} from './circuit-breaker.js';
 
 export interface GraphqlPoolOptions {
   /** Primary endpoint first, then fallbacks, in the order they should be tried. */
@@ -15,6 +21,8 @@ export interface GraphqlPoolOptions {
   dependency?: Dependency;
   logger?: Pick<Logger, 'warn' | 'info'>;
   fetch?: typeof fetch;
+  /** When a query that no endpoint answered stops the next ones from being tried (circuit-breaker.ts). */
+  breaker?: Pick<CircuitBreakerOptions, 'failureThreshold' | 'coolDownMs'>;
 }
 
 type Failure = 'timeout' | 'down' | 'failed';
@@ -32,7 +40,9 @@ class EndpointError extends Error {
  * GraphQL over HTTP POST against a list of equivalent endpoints. Each request tries them in order; an endpoint
  * that failed recently moves to the back of the line for `cooldownMs`, so a dead primary does not cost every
  * request a time-out. When none answers, the error says whether they timed out, were unreachable or
- * answered with errors (INDEXER_TIMEOUT, INDEXER_DOWN, INDEXER_FAILED).
+ * answered with errors (INDEXER_TIMEOUT, INDEXER_DOWN, INDEXER_FAILED). After a few such queries in a row,
+ * queries fail at once for a while (circuit-breaker.ts), so a silent indexer stops costing every caller a
+ * time-out.
  */
 export class GraphqlPool {
   private readonly timeoutMs: number;
@@ -42,6 +52,7 @@ export class GraphqlPool {
   private readonly failedAt = new Map<string, number>();
   /** One per endpoint: an outage is two log lines, not one per request (see outage-log.ts). */
   private readonly outages = new Map<string, OutageLog>();
+  private readonly breaker: CircuitBreaker;
 
   constructor(private readonly options: GraphqlPoolOptions) {
     if (options.urls.length === 0) throw new RangeError('GraphqlPool needs at least one URL');
@@ -49,10 +60,48 @@ export class GraphqlPool {
     this.cooldownMs = options.cooldownMs ?? 30_000;
     this.dependency = options.dependency ?? 'indexer';
     this.doFetch = options.fetch ?? fetch;
+    this.breaker = new CircuitBreaker({
+      clock: options.clock,
+      ...options.breaker,
+      onChange: (state, failures) =>
+        state === 'open'
+          ? options.logger?.warn({ failures }, `${this.dependency}: circuit open, queries fail at once`)
+          : options.logger?.info(`${this.dependency}: circuit closed, queries go through again`),
+    });
   }
 
-  /** Runs one query and returns its `data`; throws DependencyError when no endpoint gives a usable answer. */
+  /** Whether queries are tried at all, or fail at once since the last ones all failed. */
+  health(): CircuitHealth {
+    return this.breaker.health();
+  }
+
+  /**
+   * Runs one query and returns its `data`; throws DependencyError when no endpoint gives a usable answer, or
+   * at once (INDEXER_DOWN, with a retry delay) while the circuit is open.
+   */
   async query<T>(query: string, variables: Record<string, unknown>, signal?: AbortSignal): Promise<T> {
+    try {
+      return await this.breaker.run(
+        () => this.tryEndpoints<T>(query, variables, signal),
+        () => !signal?.aborted,
+      );
+    } catch (error) {
+      if (!(error instanceof CircuitOpen)) throw error;
+      const seconds = Math.ceil(error.retryInMs / 1000);
+      throw new DependencyError(
+        this.dependency,
+        'down',
+        `The Ğ1 ${this.dependency} is unreachable: its last ${error.failures} queries failed; asked again within ${seconds} s.`,
+        seconds,
+      );
+    }
+  }
+
+  private async tryEndpoints<T>(
+    query: string,
+    variables: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<T> {
     const failures: Failure[] = [];
     for (const url of this.order()) {
       try {

@@ -6,6 +6,7 @@ import { pageContext, sendHtml, sharedViews, wantsHtml, type Views } from '../ht
 import { twoDecimals } from './amounts.js';
 import { balanceReport } from './balance.js';
 import { economyLabels, PART_ICONS } from './labels.js';
+import { staleFields, type LedgerReading } from './ledger.js';
 import { pageOf, parsePaging, type Paging } from './paging.js';
 import { sendPrepared } from './prepared-answer.js';
 import { ReadoutCache, type Readout } from './readouts.js';
@@ -39,7 +40,8 @@ function page(views: Views, request: FastifyRequest, reply: FastifyReply, name: 
 
 /**
  * A read-out's JSON: the whole answer as prepared bytes (serialized and compressed once per ledger snapshot,
- * with an ETag), or one page of its list through the response schema (small, so made per request).
+ * with an ETag), or one page of its list through the response schema (small, so made per request). A stale
+ * reading goes through the schema too: its prepared bytes say nothing of staleness, which can change.
  */
 function sendJson<R extends object, K extends keyof R & string>(
   request: FastifyRequest,
@@ -47,10 +49,12 @@ function sendJson<R extends object, K extends keyof R & string>(
   readout: Readout<R>,
   list: K,
   paging: Paging | null,
+  reading: LedgerReading<unknown>,
 ) {
-  if (!paging) return sendPrepared(request, reply, readout.answer());
+  if (!paging && !reading.stale) return sendPrepared(request, reply, readout.answer());
+  if (!paging) return { ...readout.report, ...staleFields(reading) };
   const page = pageOf(readout.report[list] as unknown[], readout.times, paging);
-  return { ...readout.report, [list]: page.items, next_cursor: page.next_cursor };
+  return { ...readout.report, [list]: page.items, ...staleFields(reading), next_cursor: page.next_cursor };
 }
 
 /**
@@ -100,9 +104,10 @@ export async function economyRoutes(app: StationApp): Promise<void> {
     },
     async (request, reply) => {
       const paging = parsePaging(request.query);
-      const incoming = await app.ledger.incomingTransfers(wallets.society);
+      const reading = await app.ledger.incoming(wallets.society);
+      const incoming = reading.value;
       const readout = society.get(incoming, 'all', () => societyReadout(incoming, wallets, app.clock.now()));
-      if (!wantsHtml(request.query)) return sendJson(request, reply, readout, 'transfers', paging);
+      if (!wantsHtml(request.query)) return sendJson(request, reply, readout, 'transfers', paging, reading);
       const nodeUrl = (node: string) => `${gateway}/ipns/${encodeURIComponent(node)}`;
       return page(views, request, reply, 'economy/society', { report: readout.report, nodeUrl });
     },
@@ -122,12 +127,14 @@ export async function economyRoutes(app: StationApp): Promise<void> {
     async (request, reply) => {
       const filterYear = parseYearFilter(request.query.year);
       const paging = parsePaging(request.query);
-      const incoming = await app.ledger.incomingTransfers(wallets.distribution);
+      const reading = await app.ledger.incoming(wallets.distribution);
+      const incoming = reading.value;
       const settings = { distribution: wallets.distribution, reserve: wallets.reserve, marker: salesMarker };
       const readout = revenue.get(incoming, filterYear, () =>
         revenueReadout(incoming, { ...settings, filterYear }, app.clock.now()),
       );
-      if (!wantsHtml(request.query)) return sendJson(request, reply, readout, 'transactions', paging);
+      if (!wantsHtml(request.query))
+        return sendJson(request, reply, readout, 'transactions', paging, reading);
       return page(views, request, reply, 'economy/revenue', { report: readout.report });
     },
   );

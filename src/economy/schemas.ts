@@ -16,12 +16,26 @@ export const BalanceQuery = Type.Object({
   lang: Lang,
 });
 
+/** Only in an answer the indexer could not refresh: a current answer has neither field. */
+const Staleness = {
+  stale: Type.Optional(
+    Type.Literal(true, {
+      description:
+        'Present only when the Ğ1 indexer could not give a current answer (it failed, or is not asked for now): this is the last one it gave',
+    }),
+  ),
+  cached_at: Type.Optional(
+    Type.String({ description: 'With stale: when the indexer gave this answer (local date-time)' }),
+  ),
+};
+
 export const BalanceBody = Type.Object({
   g1pub: Type.String(),
   address: Type.String({ description: 'SS58 address (prefix 4450) queried on the indexer' }),
   balance: Type.String({ description: 'e.g. "12.34 Ğ1"' }),
   balance_g1: Type.Number(),
   zen: Type.Number({ description: '(Ğ1 − 1) × 10, never below 0' }),
+  ...Staleness,
 });
 
 /** Paging of the transfer list; the digits are checked as text (as a number, ajv would take 1e309). */
@@ -83,6 +97,7 @@ export const SocietyBody = Type.Object({
     }),
   ),
   timestamp: Type.String({ description: 'When this answer was computed from the ledger snapshot it shows' }),
+  ...Staleness,
   next_cursor: NextCursor,
 });
 
@@ -116,6 +131,7 @@ export const RevenueBody = Type.Object({
     }),
   ),
   timestamp: Type.String({ description: 'When this answer was computed from the ledger snapshot it shows' }),
+  ...Staleness,
   next_cursor: NextCursor,
 });
 

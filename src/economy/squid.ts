@@ -1,6 +1,6 @@
 import { DependencyError } from '../errors.js';
 import type { GraphqlPool } from './graphql.js';
-import type { Ledger, LedgerTransfer } from './ledger.js';
+import type { IndexerHealth, LedgerTransfer } from './ledger.js';
 
 /** The queries of docs/api-contract.md §10, PostGraphile style, as the Duniter v2s squid answers them. */
 export const BALANCE_QUERY = `query Balance($a: String!) {
@@ -75,16 +75,20 @@ function toTransfer(raw: RawTransfer): LedgerTransfer {
 }
 
 /** Ledger reads straight from the squid indexer, every call a round-trip; wrap it in `CachedLedger`. */
-export class SquidLedger implements Ledger {
+export class SquidLedger {
   private readonly pageSize: number;
   private readonly maxPages: number;
 
   constructor(
-    private readonly pool: Pick<GraphqlPool, 'query'>,
+    private readonly pool: Pick<GraphqlPool, 'query'> & Partial<Pick<GraphqlPool, 'health'>>,
     options: SquidLedgerOptions = {},
   ) {
     this.pageSize = options.pageSize ?? 100;
     this.maxPages = options.maxPages ?? 1_000;
+  }
+
+  indexerHealth(): IndexerHealth | null {
+    return this.pool.health?.() ?? null;
   }
 
   async balanceCents(address: string, signal?: AbortSignal): Promise<number> {

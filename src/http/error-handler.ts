@@ -26,12 +26,14 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
 };
 
 const NO_SPACE_CODES = new Set(['ENOSPC', 'EDQUOT']);
+/** The disk failed rather than filled up: an I/O error, or a file system the kernel turned read-only. */
+const STORAGE_FAILURE_CODES = new Set(['EIO', 'EROFS']);
 
-/** ENOSPC anywhere in the cause chain: libraries (blockstore, LMDB) wrap the file system's error. */
-function isDiskFull(error: unknown, depth = 0): boolean {
+/** One of `codes` anywhere in the cause chain: libraries (blockstore, LMDB) wrap the file system's error. */
+function hasCode(error: unknown, codes: ReadonlySet<string>, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > 4) return false;
   const { code, cause } = error as { code?: unknown; cause?: unknown };
-  return (typeof code === 'string' && NO_SPACE_CODES.has(code)) || isDiskFull(cause, depth + 1);
+  return (typeof code === 'string' && codes.has(code)) || hasCode(cause, codes, depth + 1);
 }
 
 type Answer = { status: number; body: ErrorBody };
@@ -51,10 +53,16 @@ function toBody(error: FastifyError | StationError | Error): Answer {
     return answer('VALIDATION_FAILED', `Invalid ${context}: ${fastifyError.message}`);
   }
   // The disk (staging, content store, a drive, the databases) refused a write: the request was fine, the
-  // station cannot keep it now. Nothing was half-written (temp file then rename everywhere).
-  if (isDiskFull(error)) {
+  // station cannot keep it now. Nothing was half-written (temp file then rename everywhere, one LMDB
+  // transaction per change). A disk that failed (EIO) rather than filled up is told apart: 503, logged.
+  if (hasCode(error, NO_SPACE_CODES)) {
     const detail = 'The station’s disk is full; nothing was written. Try again later or ask its operator.';
     return answer('INSUFFICIENT_STORAGE', detail);
+  }
+  if (hasCode(error, STORAGE_FAILURE_CODES)) {
+    const detail =
+      'The station’s storage failed (an input/output error); this request was not carried out. Try again later or ask its operator.';
+    return answer('STORAGE_ERROR', detail);
   }
   const mapped = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
   if (mapped) return answer(mapped, fastifyError.message);

@@ -128,6 +128,11 @@ const STATUS: Record<ErrorCode, number> = {
   INTERNAL: 500,
   STORE_SIZE_MISMATCH: 500,
   MIRROR_FETCH_FAILED: 502,
+  // The site a mirror fetched from was too slow: the caller's origin, not a dependency of the station.
+  MIRROR_TIMEOUT: 504,
+  MIRROR_TOO_SLOW: 504,
+  // The station's disk failed a read or write (EIO, a file system turned read-only): its operator must look.
+  STORAGE_ERROR: 503,
   INSUFFICIENT_STORAGE: 507,
 
   // A dependency down (503), answering unusably (502) or too slowly (504).

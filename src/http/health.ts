@@ -5,19 +5,28 @@ import { mappedBytes, megabytes, readMemory } from '../process/memory.js';
 import { recentAnswer } from './recent-answer.js';
 import type { StationApp } from './station-app.js';
 import { verificationStats, verifierBackend } from '../nostr/verify.js';
+import type { IndexerHealth } from '../economy/ledger.js';
 
 const RelayState = Type.Object({
   url: Type.String(),
   role: Type.Union([Type.Literal('station'), Type.Literal('extra')]),
-  status: Type.String({ description: 'connecting, open or closed' }),
-  subscription: Type.String({ description: 'live, auth-required, closed or none' }),
+  status: Type.String({
+    description: 'connecting, open or closed; an open connection whose pong is late is closed and renewed',
+  }),
+  subscription: Type.String({
+    description:
+      'live (the relay answered the REQ of this connection with EOSE, and no AUTH is under way that will replace it), auth-required, closed or none (no connection, or the REQ not answered yet)',
+  }),
   last_event_age_seconds: Type.Union([Type.Integer(), Type.Null()]),
   reconnects: Type.Integer(),
 });
 
 const Health = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
-  relay: Type.String({ description: 'connected or disconnected: the station relay (RELAY_URL)' }),
+  relay: Type.String({
+    description:
+      'connected or disconnected: the station relay (RELAY_URL) is connected once its connection is open and its subscription live, so that a login published now reaches the station',
+  }),
   relays: Type.Array(RelayState),
   relay_store: Type.Union([
     Type.Object({
@@ -28,6 +37,24 @@ const Health = Type.Object({
     Type.Null(),
   ]),
   content_store: Type.String(),
+  indexer: Type.Union(
+    [
+      Type.Object({
+        state: Type.Union([Type.Literal('closed'), Type.Literal('open'), Type.Literal('half-open')], {
+          description:
+            'closed: queries go to the indexer; open: its last queries failed, so queries fail at once (stale or 503 answers) until retry_in_seconds; half-open: one query is let through to probe it',
+        }),
+        consecutive_failures: Type.Integer({ description: 'failed queries since the last that worked' }),
+        retry_in_seconds: Type.Union([Type.Integer(), Type.Null()], {
+          description: 'while open: seconds before a query is let through again',
+        }),
+      }),
+      Type.Null(),
+    ],
+    {
+      description: 'The Ğ1 indexer (SQUID_URL) as the economy read-outs see it; never makes status degraded',
+    },
+  ),
   disk: Type.Union(
     [
       Type.Object({
@@ -73,10 +100,21 @@ const Health = Type.Object({
   timestamp: Type.String(),
 });
 
+function indexerState(health: IndexerHealth | null) {
+  return (
+    health && {
+      state: health.state,
+      consecutive_failures: health.consecutiveFailures,
+      retry_in_seconds: health.retryInMs === null ? null : Math.ceil(health.retryInMs / 1000),
+    }
+  );
+}
+
 /**
- * Degraded only for what the station cannot work without: its own relay link, the embedded relay's store
- * (when it runs here), the content store and free disk space. An optional extra relay being down shows in
- * `relays` only.
+ * Degraded only for what the station cannot work without: its own relay link (open, pongs on time, and its
+ * subscription answered on this connection: until then a login published to the relay is lost, since relays
+ * never store kind 22242), the embedded relay's store (when it runs here), the content store and free disk
+ * space. An optional extra relay being down shows in `relays` only, the indexer in `indexer` only.
  */
 export async function healthRoutes(app: StationApp): Promise<void> {
   const now = () => app.clock.now();
@@ -95,11 +133,14 @@ export async function healthRoutes(app: StationApp): Promise<void> {
       ]);
       const relayStore = app.relayStore?.() ?? null;
       const seconds = unixSeconds(app.clock);
-      const healthy = app.relay.connected && store.ok && (relayStore?.ok ?? true) && !space?.low;
+      const links = app.relay.health();
+      const station = links.find((relay) => relay.role === 'station');
+      const relayReady = station?.status === 'open' && station.subscription === 'live';
+      const healthy = relayReady && store.ok && (relayStore?.ok ?? true) && !space?.low;
       return {
         status: healthy ? ('ok' as const) : ('degraded' as const),
-        relay: app.relay.connected ? 'connected' : 'disconnected',
-        relays: app.relay.health().map((relay) => ({
+        relay: relayReady ? 'connected' : 'disconnected',
+        relays: links.map((relay) => ({
           url: relay.url,
           role: relay.role,
           status: relay.status,
@@ -110,6 +151,7 @@ export async function healthRoutes(app: StationApp): Promise<void> {
         })),
         relay_store: relayStore,
         content_store: store.ok ? store.detail : 'unavailable',
+        indexer: indexerState(app.ledger.indexerHealth()),
         disk: space && { free_mb: Math.floor(space.freeBytes / 1024 / 1024), low: space.low },
         memory: usage && {
           heap_used_mb: megabytes(usage.heapUsed),

@@ -59,7 +59,7 @@ function readGps(body: Static<typeof Registration>) {
 
 export async function identityRoutes(app: StationApp): Promise<void> {
   const views = await sharedViews();
-  const errors = Object.fromEntries([400, 409, 413].map((status) => [status, RegistrationError]));
+  const errors = Object.fromEntries([400, 409, 413, 503, 507].map((status) => [status, RegistrationError]));
 
   app.post(
     '/g1nostr',

@@ -15,7 +15,7 @@ const signer = async (draft: EventTemplate) => finalizeEvent(draft, key.sk);
 const now = Math.floor(Date.now() / 1000);
 const blob = 'b1674191a88ec5cdd733e4240a81803105dc412d6c6708d53ab94fc248f4f553';
 const other = 'a'.repeat(64);
-const serverHosts = ['station.example.org', '127.0.0.1'];
+const isOwnServer = (tag: string) => ['station.example.org', '127.0.0.1'].includes(tag.toLowerCase());
 
 const token = (tags: string[][], created_at = now) =>
   signEvent(key, { kind: 24242, created_at, content: 'Upload Blob', tags });
@@ -26,12 +26,12 @@ describe('verifyBlossomAuth (BUD-11)', () => {
     const parsed = parseNostrAuthorization(encodeAuthorizationHeader(upload));
     expect(parsed?.ok).toBe(true);
     if (!parsed?.ok) return;
-    const verdict = verifyBlossomAuth(parsed.event, { verb: 'upload', now, serverHosts, sha256: blob });
+    const verdict = verifyBlossomAuth(parsed.event, { verb: 'upload', now, isOwnServer, sha256: blob });
     expect(verdict).toMatchObject({ ok: true, pubkey: key.hex, blobs: [blob] });
     const list = await createListAuth(signer);
-    expect(verifyBlossomAuth(list, { verb: 'list', now, serverHosts }).ok).toBe(true);
+    expect(verifyBlossomAuth(list, { verb: 'list', now, isOwnServer }).ok).toBe(true);
     const remove = await createDeleteAuth(signer, blob);
-    expect(verifyBlossomAuth(remove, { verb: 'delete', now, serverHosts, sha256: blob }).ok).toBe(true);
+    expect(verifyBlossomAuth(remove, { verb: 'delete', now, isOwnServer, sha256: blob }).ok).toBe(true);
   });
 
   it.each([
@@ -102,7 +102,7 @@ describe('verifyBlossomAuth (BUD-11)', () => {
       'BLOSSOM_AUTH_WRONG_BLOB',
     ],
   ])('refuses a token with %s', (_name, event, code) => {
-    expect(verifyBlossomAuth(event, { verb: 'upload', now, serverHosts, sha256: blob })).toMatchObject({
+    expect(verifyBlossomAuth(event, { verb: 'upload', now, isOwnServer, sha256: blob })).toMatchObject({
       ok: false,
       code,
     });
@@ -115,7 +115,7 @@ describe('verifyBlossomAuth (BUD-11)', () => {
       ['x', blob],
     ]);
     const tampered = { ...good, tags: [...good.tags, ['x', other]] };
-    expect(verifyBlossomAuth(tampered, { verb: 'upload', now, serverHosts, sha256: other })).toMatchObject({
+    expect(verifyBlossomAuth(tampered, { verb: 'upload', now, isOwnServer, sha256: other })).toMatchObject({
       code: 'BLOSSOM_AUTH_BAD_SIGNATURE',
     });
   });
@@ -126,7 +126,7 @@ describe('verifyBlossomAuth (BUD-11)', () => {
       ['expiration', String(now + 60)],
       ['x', blob],
     ]);
-    const expected = { verb: 'upload' as const, now, serverHosts, sha256: blob };
+    const expected = { verb: 'upload' as const, now, isOwnServer, sha256: blob };
     expect(await verifyBlossomAuthOffThread(good, expected)).toMatchObject({ ok: true, pubkey: key.hex });
     const tampered = { ...good, created_at: good.created_at - 1 };
     expect(await verifyBlossomAuthOffThread(tampered, expected)).toMatchObject({
@@ -143,7 +143,7 @@ describe('verifyBlossomAuth (BUD-11)', () => {
       ['expiration', String(now + 60)],
       ['x', blob],
     ]);
-    const verdict = verifyBlossomAuth(good, { verb: 'upload', now, serverHosts });
+    const verdict = verifyBlossomAuth(good, { verb: 'upload', now, isOwnServer });
     expect(verdict.ok).toBe(true);
     if (!verdict.ok) return;
     expect(coversBlob(verdict.blobs, 'upload', blob)).toBe(true);

@@ -14,8 +14,11 @@ export interface BlossomExpectation {
   verb: BlossomVerb;
   /** Unix seconds. */
   now: number;
-  /** This server's host names: a token with `server` tags must name one of them. */
-  serverHosts: readonly string[];
+  /**
+   * Whether a `server` tag names this server: a token with `server` tags must name it in one of them. The
+   * caller judges against its own names, never a name the request gives (its Host header is the sender's).
+   */
+  isOwnServer: (tag: string) => boolean;
   /**
    * The blob hash the endpoint implies, when already known (from the URL or `X-SHA-256`). An upload's hash
    * may only be known once the body is read: leave it out and call `coversBlob` afterwards.
@@ -88,8 +91,8 @@ function checkBlossomClaims(event: NostrEvent, expected: BlossomExpectation): Bl
   const verb = event.tags.find((tag) => tag[0] === 't')?.[1];
   if (verb !== expected.verb)
     return refuse('BLOSSOM_AUTH_WRONG_VERB', `the token's t tag is not "${expected.verb}"`);
-  const servers = tagValues(event, 'server').map((server) => server.toLowerCase());
-  if (servers.length > 0 && !servers.some((server) => expected.serverHosts.includes(server)))
+  const servers = tagValues(event, 'server');
+  if (servers.length > 0 && !servers.some((server) => expected.isOwnServer(server)))
     return refuse('BLOSSOM_AUTH_WRONG_SERVER', 'the token names other servers, not this one');
   const blobs = tagValues(event, 'x').map((x) => x.toLowerCase());
   if (expected.sha256 !== undefined && !coversBlob(blobs, expected.verb, expected.sha256))

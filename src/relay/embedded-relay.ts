@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import proxyAddr from 'proxy-addr';
 import type { Logger } from 'pino';
-import WebSocket, { WebSocketServer } from 'ws';
+import { WebSocketServer } from 'ws';
 import { listen } from '../net/listen.js';
 import {
   NIP11_CORS_HEADERS,
@@ -16,8 +15,9 @@ import {
 import { verifySignature } from '../nostr/verify.js';
 import { EventRate } from './event-rate.js';
 import { advertisedLimitation, DEFAULT_RELAY_LIMITS, type RelayLimits } from './limits.js';
-import type { RelayConnection } from './live-subscriptions.js';
+import { Connections } from './connections.js';
 import { RelayProtocol } from './protocol.js';
+import { RateBuckets } from './rate-buckets.js';
 import type { EventStore, StoreHealth } from './store/event-store.js';
 import { importJournal } from './store/import-journal.js';
 import { openLmdbEventStore } from './store/lmdb-event-store.js';
@@ -50,7 +50,7 @@ export interface EmbeddedRelay {
   url: string;
   port: number;
   store: EventStore;
-  health(): { store: StoreHealth; connections: number };
+  health(): { store: StoreHealth; connections: number; queued_bytes: number };
   close(): Promise<void>;
 }
 
@@ -87,7 +87,8 @@ export async function startEmbeddedRelay(options: EmbeddedRelayOptions): Promise
     limits,
     relayUrls,
     privilegedPubkeys: new Set(options.privilegedPubkeys ?? []),
-    rate: new EventRate(limits.maxEventsPerMinute, now),
+    rate: new EventRate(limits.maxEventsPerMinute, limits.maxEventBytesPerMinute, now),
+    reqRate: new RateBuckets(limits.reqsPerSecond, limits.reqBurst, now),
     rateExempt: (address) => exempt(address, 0),
     now,
     logger: options.logger,
@@ -104,24 +105,11 @@ export async function startEmbeddedRelay(options: EmbeddedRelayOptions): Promise
   });
   // ws closes a connection whose message passes max_message_length (1009), as NIP-11 advertises.
   const wss = new WebSocketServer({ server, maxPayload: limits.maxMessageLength });
-  let nextId = 1;
+  const connections = new Connections(limits, (address) => exempt(address, 0), options.logger);
   wss.on('connection', (socket, request) => {
-    const connection: RelayConnection = {
-      id: nextId++,
-      address: proxyAddr(request, trustProxy),
-      challenge: randomBytes(16).toString('hex'),
-      pubkey: null,
-      privileged: false,
-      subscriptions: new Map(),
-      send: (frame) => {
-        if (socket.readyState !== WebSocket.OPEN) return;
-        if (socket.bufferedAmount > limits.slowConsumerBytes) {
-          options.logger?.warn({ address: connection.address }, 'relay client too slow: connection dropped');
-          return socket.terminate();
-        }
-        socket.send(frame);
-      },
-    };
+    const connection = connections.open(socket, proxyAddr(request, trustProxy));
+    // 1008: policy violation; the reason says which allowance (RFC 6455 keeps it under 123 bytes).
+    if (typeof connection === 'string') return socket.close(1008, `rate-limited: ${connection}`);
     protocol.open(connection);
     socket.on('message', (data) => {
       protocol.handle(connection, data.toString()).catch((error: unknown) => {
@@ -142,9 +130,14 @@ export async function startEmbeddedRelay(options: EmbeddedRelayOptions): Promise
     url,
     port,
     store,
-    health: () => ({ store: store.health(), connections: protocol.live.size }),
+    health: () => ({
+      store: store.health(),
+      connections: protocol.live.size,
+      queued_bytes: connections.queuedBytes,
+    }),
     close: async () => {
       sweeping.stop();
+      connections.close();
       for (const client of wss.clients) client.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       await new Promise<void>((resolve) => server.close(() => resolve()));

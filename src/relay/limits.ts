@@ -13,11 +13,25 @@ export interface RelayLimits {
   /** Events dated further ahead than this are refused (clock drift, not a date in 2100). */
   maxFutureSeconds: number;
   maxEventsPerMinute: number;
+  /** Bytes of events accepted per address (an IPv6 /64) and minute, beside their count. */
+  maxEventBytesPerMinute: number;
+  /** Open connections per address (an IPv6 /64), and in all. */
+  maxConnectionsPerAddress: number;
+  maxConnections: number;
+  /** REQs per address and second (a bucket of `reqBurst`), beyond which a REQ is CLOSED "rate-limited". */
+  reqsPerSecond: number;
+  reqBurst: number;
+  /** Values (ids, authors, kinds, tag values; one per filter at least) of one connection's open subscriptions. */
+  maxFilterValues: number;
   /**
    * Bytes queued for one connection before it counts as a slow consumer and is dropped: the relay never
    * buffers without bound for a client that does not read.
    */
   slowConsumerBytes: number;
+  /** Bytes queued for all connections together, past which strangers holding more than 256 KiB are dropped. */
+  maxQueuedBytes: number;
+  /** A stranger that takes nothing of what is queued for it for this long is dropped. */
+  stalledSendMs: number;
   /**
    * Answer size for the station's own authenticated connection, whose back-fill after a restart (a day of
    * events) must not be cut at the public `maxLimit`.
@@ -36,7 +50,15 @@ export const DEFAULT_RELAY_LIMITS: RelayLimits = {
   maxContentLength: 128 * 1024,
   maxFutureSeconds: 900,
   maxEventsPerMinute: 300,
-  slowConsumerBytes: 16 * 1024 * 1024,
+  maxEventBytesPerMinute: 8 * 1024 * 1024,
+  maxConnectionsPerAddress: 20,
+  maxConnections: 4_000,
+  reqsPerSecond: 10,
+  reqBurst: 40,
+  maxFilterValues: 5_000,
+  slowConsumerBytes: 4 * 1024 * 1024,
+  maxQueuedBytes: 64 * 1024 * 1024,
+  stalledSendMs: 30_000,
   privilegedMaxLimit: 50_000,
 };
 

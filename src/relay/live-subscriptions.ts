@@ -6,16 +6,35 @@ export interface RelayConnection {
   readonly id: number;
   /** Client address, through the trusted proxies. */
   readonly address: string;
+  /** What the address's allowances are counted by: the address, or its IPv6 /64 (address-key.ts). */
+  readonly addressKey: string;
   /** The NIP-42 challenge sent to this connection. */
   readonly challenge: string;
   /** Key authenticated by NIP-42 AUTH, if any. */
   pubkey: string | null;
-  /** Authenticated as the station itself: receives kind 22242 and the larger back-fill limit. */
+  /** Authenticated as the station itself: receives kind 22242, never dropped, larger back-fill. */
   privileged: boolean;
   /** Live subscriptions by id: their filters, compiled once into one predicate. */
   readonly subscriptions: Map<string, (event: NostrEvent) => boolean>;
+  /** Filter values of each open subscription, and their sum (RelayLimits.maxFilterValues). */
+  readonly subscriptionValues: Map<string, number>;
+  filterValues: number;
   /** Sends one frame; drops the connection instead when the client does not keep up. */
   send(frame: string): void;
+  /** Bytes queued for this client, not yet written to its socket. */
+  readonly queuedBytes: number;
+  /** Resolves once at most `bytes` are queued for this client, or it is gone. */
+  drained(bytes: number): Promise<void>;
+  readonly open: boolean;
+  /** Ends a subscription (CLOSE, or a REQ reusing its id), giving back its filter values. */
+  closeSubscription(id: string): void;
+}
+
+/** Ends subscription `id` of `connection`, giving back its filter values. */
+export function closeSubscription(connection: RelayConnection, id: string): void {
+  connection.subscriptions.delete(id);
+  connection.filterValues -= connection.subscriptionValues.get(id) ?? 0;
+  connection.subscriptionValues.delete(id);
 }
 
 /**

@@ -1,13 +1,15 @@
-import type { Filter, NostrEvent } from 'nostr-tools';
+import type { NostrEvent } from 'nostr-tools';
 import type { Logger } from 'pino';
 import { isEventShaped, kindClass } from '../nostr/event.js';
-import { compileFilter, validateFilter } from '../nostr/filters.js';
-import { checkRelayAuth, NIP42_KIND } from '../nostr/nip42.js';
+import { getEventHash } from 'nostr-tools/pure';
+import { checkRelayAuth } from '../nostr/nip42.js';
 import { expirationOf } from '../nostr/nip40.js';
 import { verifySignature } from '../nostr/verify.js';
 import type { EventRate } from './event-rate.js';
 import type { RelayLimits } from './limits.js';
-import { LiveSubscriptions, type RelayConnection } from './live-subscriptions.js';
+import { closeSubscription, LiveSubscriptions, type RelayConnection } from './live-subscriptions.js';
+import type { RateBuckets } from './rate-buckets.js';
+import { answerReq } from './req-handler.js';
 import { StoreWriteError, type EventStore, type PutResult } from './store/event-store.js';
 
 export interface RelayProtocolDeps {
@@ -18,7 +20,8 @@ export interface RelayProtocolDeps {
   /** Keys whose authenticated connections are the station's own (kind 22242, larger back-fill). */
   privilegedPubkeys: ReadonlySet<string>;
   rate: EventRate;
-  /** Addresses exempt from the event rate (the station's own tools on loopback, by default). */
+  reqRate: RateBuckets;
+  /** Addresses exempt from the event and REQ rates (the station's own tools on loopback, by default). */
   rateExempt: (address: string) => boolean;
   /** Milliseconds since the epoch. */
   now: () => number;
@@ -26,6 +29,7 @@ export interface RelayProtocolDeps {
 }
 
 const frame = (...parts: unknown[]) => JSON.stringify(parts);
+const MAX_KIND = 65_535;
 
 /**
  * NIP-01 / NIP-42 message handling of the embedded relay, independent of the WebSocket server: one instance
@@ -55,19 +59,23 @@ export class RelayProtocol {
     if (!Array.isArray(message) || typeof message[0] !== 'string')
       return connection.send(frame('NOTICE', 'invalid: a message is an array starting with its type'));
     const [type, first, ...rest] = message as [string, unknown, ...unknown[]];
-    if (type === 'EVENT') return this.onEvent(connection, first);
+    if (type === 'EVENT') return this.onEvent(connection, first, text.length);
     if (type === 'REQ') return this.onReq(connection, first, rest);
     if (type === 'CLOSE') {
-      if (typeof first === 'string') connection.subscriptions.delete(first);
+      if (typeof first === 'string') closeSubscription(connection, first);
       return;
     }
     if (type === 'AUTH') return this.onAuth(connection, first);
     if (type === 'COUNT' && typeof first === 'string')
       return connection.send(frame('CLOSED', first, 'unsupported: COUNT (NIP-45) is not implemented'));
+    // NIP-77 clients (nostr-tools' NegentropySync) wait for NEG-MSG or NEG-ERR: a NOTICE would leave them waiting.
+    if ((type === 'NEG-OPEN' || type === 'NEG-MSG') && typeof first === 'string')
+      return connection.send(frame('NEG-ERR', first, 'error: NIP-77 sync is not served by this relay'));
+    if (type === 'NEG-CLOSE') return;
     connection.send(frame('NOTICE', `invalid: unknown message type ${JSON.stringify(type.slice(0, 16))}`));
   }
 
-  private async onEvent(connection: RelayConnection, candidate: unknown): Promise<void> {
+  private async onEvent(connection: RelayConnection, candidate: unknown, bytes: number): Promise<void> {
     if (!isEventShaped(candidate)) {
       const id = (candidate as { id?: unknown } | null)?.id;
       const reason = 'invalid: not a well-formed NOSTR event';
@@ -78,7 +86,7 @@ export class RelayProtocol {
     const event = candidate;
     const answer = (accepted: boolean, message: string) =>
       connection.send(frame('OK', event.id, accepted, message));
-    const refusal = this.refusal(connection, event);
+    const refusal = this.refusal(connection, event, bytes);
     if (refusal) return answer(false, refusal);
     if (kindClass(event.kind) === 'ephemeral') {
       this.live.broadcast(event);
@@ -106,66 +114,38 @@ export class RelayProtocol {
   }
 
   /** Cheap checks before the signature; the reason is the `OK false` message, null when acceptable. */
-  private refusal(connection: RelayConnection, event: NostrEvent): string | null {
+  private refusal(connection: RelayConnection, event: NostrEvent, bytes: number): string | null {
     const { limits } = this.deps;
     const now = Math.floor(this.deps.now() / 1000);
+    if (event.kind < 0 || event.kind > MAX_KIND) return `invalid: kinds are 0 to ${MAX_KIND}`;
     if (event.tags.length > limits.maxEventTags) return `invalid: more than ${limits.maxEventTags} tags`;
     if (event.content.length > limits.maxContentLength)
       return `invalid: content longer than ${limits.maxContentLength} characters`;
     if (event.created_at > now + limits.maxFutureSeconds)
       return `invalid: created_at is more than ${limits.maxFutureSeconds} seconds in the future`;
-    if (
-      !connection.privileged &&
-      !this.deps.rateExempt(connection.address) &&
-      !this.deps.rate.take(connection.address)
-    )
-      return `rate-limited: at most ${limits.maxEventsPerMinute} events a minute`;
-    if (!verifySignature(event)) return 'invalid: bad signature';
+    const over = this.exempt(connection) ? null : this.deps.rate.take(connection.addressKey, bytes);
+    if (over === 'events') return `rate-limited: at most ${limits.maxEventsPerMinute} events a minute`;
+    if (over === 'bytes')
+      return `rate-limited: at most ${Math.floor(limits.maxEventBytesPerMinute / 1024)} KiB of events a minute`;
+    // The id is recomputed only for an event that failed: a valid one pays for one hash, in the check.
+    if (!verifySignature(event))
+      return getEventHash(event) === event.id ? 'invalid: bad signature' : 'invalid: bad event id';
     const expiration = expirationOf(event);
     if (expiration !== null && expiration <= now) return 'invalid: the event has expired';
     return null;
   }
 
-  private onReq(connection: RelayConnection, id: unknown, candidates: unknown[]): void {
+  /** The station's own connection and exempt addresses (TRUSTED_IPS) take from no stranger's allowance. */
+  readonly exempt = (connection: RelayConnection) =>
+    connection.privileged || this.deps.rateExempt(connection.address);
+
+  private async onReq(connection: RelayConnection, id: unknown, candidates: unknown[]): Promise<void> {
     const { limits } = this.deps;
-    if (typeof id !== 'string' || id.length === 0 || id.length > limits.maxSubidLength)
-      return connection.send(
-        frame('NOTICE', `invalid: a subscription id has 1 to ${limits.maxSubidLength} characters`),
-      );
-    const closed = (reason: string) => connection.send(frame('CLOSED', id, reason));
-    connection.subscriptions.delete(id);
-    if (connection.subscriptions.size >= limits.maxSubscriptions)
-      return closed(`error: at most ${limits.maxSubscriptions} subscriptions per connection`);
-    if (candidates.length === 0 || candidates.length > limits.maxFilters)
-      return closed(`invalid: a REQ has 1 to ${limits.maxFilters} filters`);
-    const filters: Filter[] = [];
-    for (const candidate of candidates) {
-      const checked = validateFilter(candidate);
-      if (typeof checked === 'string') return closed(`invalid: ${checked}`);
-      filters.push(checked);
-    }
-    // A REQ for logins only is refused as NIP-42 says; in a wider REQ they are simply never delivered, so a
-    // client that is not (yet) the station still receives everything else.
-    if (
-      !connection.privileged &&
-      filters.every((filter) => filter.kinds?.length && filter.kinds.every((kind) => kind === NIP42_KIND))
-    ) {
-      return closed(
-        connection.pubkey
-          ? 'restricted: kind 22242 events are delivered only to the station'
-          : 'auth-required: kind 22242 events are delivered only to the station',
-      );
-    }
-    // The station's own back-fill asks for everything since its resume point: no default cut for it.
-    const cap = connection.privileged ? limits.privilegedMaxLimit : limits.maxLimit;
-    const fallback = connection.privileged ? cap : limits.defaultLimit;
-    const bounded = filters.map((filter) => ({ ...filter, limit: Math.min(filter.limit ?? fallback, cap) }));
-    const prefix = `["EVENT",${JSON.stringify(id)},`;
-    for (const event of this.deps.store.query(bounded, cap))
-      connection.send(`${prefix}${JSON.stringify(event)}]`);
-    connection.send(frame('EOSE', id));
-    const predicates = filters.map(compileFilter);
-    connection.subscriptions.set(id, (event) => predicates.some((matches) => matches(event)));
+    const reason = `invalid: a subscription id has 1 to ${limits.maxSubidLength} characters`;
+    if (typeof id !== 'string') return connection.send(frame('NOTICE', reason));
+    if (id.length === 0 || id.length > limits.maxSubidLength)
+      return connection.send(frame('CLOSED', id, reason));
+    await answerReq({ ...this.deps, exempt: this.exempt }, connection, id, candidates);
   }
 
   private onAuth(connection: RelayConnection, candidate: unknown): void {

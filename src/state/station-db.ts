@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { open, type Database, type RootDatabase } from 'lmdb';
+import { open, type Database, type Key, type RootDatabase } from 'lmdb';
+import { settled } from './lmdb-failure.js';
 
 /**
  * A relay-observed login (kind 22242), kept so it survives a restart (the event itself is ephemeral), bound to
@@ -21,7 +22,7 @@ export interface IssuedChallenge {
   expiresAt: number;
 }
 
-type Db<V, K extends string | string[] | (string | number)[]> = Pick<
+type Db<V, K extends Key> = Pick<
   Database<V, K>,
   'get' | 'put' | 'remove' | 'getRange' | 'transaction' | 'ifNoExists' | 'getKeysCount'
 >;
@@ -48,6 +49,24 @@ export interface StationDb {
 }
 
 /**
+ * A database whose writes reject, when their commit fails, with an error carrying the file system's code
+ * (ENOSPC, EIO: src/state/lmdb-failure.ts), so that a request answers 507 or 503 and never leaves lmdb-js's
+ * inner `commitError` promise rejected unhandled, which ends the process. Reads go straight to lmdb-js.
+ */
+function guarded<V, K extends Key>(db: Database<V, K>, path: string): Db<V, K> {
+  const settle = <T>(write: Promise<T>) => settled(write, path, 'station database');
+  return {
+    get: (key, options) => db.get(key, options),
+    getRange: (options) => db.getRange(options),
+    getKeysCount: (options) => db.getKeysCount(options),
+    put: ((key: K, value: V) => settle(db.put(key, value))) as Db<V, K>['put'],
+    remove: ((key: K) => settle(db.remove(key))) as Db<V, K>['remove'],
+    transaction: (action) => settle(db.transaction(action)),
+    ifNoExists: (key, action) => settle(db.ifNoExists(key, action)),
+  };
+}
+
+/**
  * The station's own small state (not the relay's events), in LMDB under `DATA_ROOT/station/state`: every
  * worker of a PM2 cluster and the CLI open the same environment, writes are atomic across processes, and
  * reads are synchronous memory-map reads.
@@ -58,16 +77,17 @@ export async function openStationDb(dataRoot: string): Promise<StationDb> {
   // Same settings as the relay store (docs in src/relay/store/lmdb-event-store.ts): a failed commit must
   // reject the write it belongs to, never an orphan promise.
   const root: RootDatabase = open({ path, compression: false, eventTurnBatching: false });
+  const db = <V, K extends Key>(name: string) => guarded(root.openDB<V, K>({ name }), path);
   return {
-    claims: root.openDB<ObservedClaim, [string, string]>({ name: 'auth-claims-v2' }),
-    claimsByAddress: root.openDB<number, [string, string]>({ name: 'auth-claims-by-address' }),
-    challenges: root.openDB<IssuedChallenge, string>({ name: 'challenges' }),
-    challengesByAddress: root.openDB<true, [string, number, string]>({ name: 'challenges-by-address' }),
-    replay: root.openDB<number, string>({ name: 'nip98-replay' }),
-    meta: root.openDB<number, string>({ name: 'meta' }),
+    claims: db<ObservedClaim, [string, string]>('auth-claims-v2'),
+    claimsByAddress: db<number, [string, string]>('auth-claims-by-address'),
+    challenges: db<IssuedChallenge, string>('challenges'),
+    challengesByAddress: db<true, [string, number, string]>('challenges-by-address'),
+    replay: db<number, string>('nip98-replay'),
+    meta: db<number, string>('meta'),
     retireBlobIndex: async () => {
       for (const name of ['blobs', 'blobs-by-owner', 'blob-holders'])
-        await root.openDB({ name }).clearAsync();
+        await settled(root.openDB({ name }).clearAsync(), path, 'station database');
     },
     close: () => root.close(),
   };

@@ -64,12 +64,24 @@ describe('CachedLedger', () => {
     expect(await pending).toBe(9900);
   });
 
-  it('after a failed refresh the next caller gets the indexer error, not old data forever', async () => {
+  it('after a failed refresh, serves the last answer marked stale, up to a day old, then the error', async () => {
+    const readAt = clock.now();
     await ledger.balanceCents(WALLET);
     clock.advance(31_000);
     squid.mode = 'http-500';
-    expect(await ledger.balanceCents(WALLET)).toBe(5400);
-    await vi.waitFor(() => expect(ledger.balanceCents(WALLET)).rejects.toMatchObject({ kind: 'down' }));
+    // The refresh has not failed yet: the answer is the usual cached one.
+    expect(await ledger.balance(WALLET)).toEqual({ value: 5400, stale: false, fetchedAt: readAt });
+    await vi.waitFor(async () => expect((await ledger.balance(WALLET)).stale).toBe(true));
+    // Past maxStaleMs the caller waits for the indexer, which fails: still the last answer, said so.
+    clock.advance(601_000);
+    expect(await ledger.balance(WALLET)).toEqual({ value: 5400, stale: true, fetchedAt: readAt });
+    clock.advance(24 * 3_600_000);
+    await expect(ledger.balance(WALLET)).rejects.toMatchObject({ code: 'INDEXER_DOWN' });
+    // Its last queries failed: the indexer is asked again once the circuit's cool-down is over.
+    squid.mode = 'ok';
+    await expect(ledger.balance(WALLET)).rejects.toMatchObject({ code: 'INDEXER_DOWN' });
+    clock.advance(30_000);
+    expect(await ledger.balance(WALLET)).toEqual({ value: 5400, stale: false, fetchedAt: clock.now() });
   });
 
   it('refreshes a long history by reading only its newest page, and re-reads it whole hourly', async () => {

@@ -29,9 +29,15 @@ export interface ScriptedRelay {
   close(): Promise<void>;
 }
 
-/** A relay that speaks the wire protocol but answers whatever the test scripts: no storage, no checks. */
-export async function scriptedRelay(script: Script): Promise<ScriptedRelay> {
-  const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+/**
+ * A relay that speaks the wire protocol but answers whatever the test scripts: no storage, no checks.
+ * `autoPong: false` makes it a relay that never answers pings.
+ */
+export async function scriptedRelay(
+  script: Script,
+  options: { autoPong?: boolean } = {},
+): Promise<ScriptedRelay> {
+  const server = new WebSocketServer({ host: '127.0.0.1', port: 0, autoPong: options.autoPong ?? true });
   await new Promise((resolve) => server.once('listening', resolve));
   const relay: ScriptedRelay = {
     url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`,

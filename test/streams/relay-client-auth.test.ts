@@ -33,6 +33,8 @@ describe('relay client: NIP-42', () => {
     expect(auth.tags).toContainEqual(['challenge', relay.connections[0]!.state.challenge]);
     const relayTag = auth.tags.find((t) => t[0] === 'relay')?.[1];
     expect(new URL(relayTag!).host).toBe(new URL(relay.url).host);
+    // Live once the relay answered the REQ sent after our AUTH (the EOSE may come after the event).
+    await waitFor(() => client.ready);
     expect(client.health()[0]).toMatchObject({ status: 'open', subscription: 'live', reconnects: 0 });
     expect(logs.some((l) => l.msg === 'authenticated to the relay (NIP-42)')).toBe(true);
   });

@@ -17,9 +17,14 @@ export async function createExclusive(path: string, content: string): Promise<bo
   }
   try {
     await handle.writeFile(content);
-  } finally {
-    await handle.close();
+  } catch (error) {
+    // A marker left behind by a failed write (a full disk) would skip today's run, or hold a claim, for
+    // nothing: gone, the next scan tries again.
+    await handle.close().catch(() => undefined);
+    await rm(path, { force: true });
+    throw error;
   }
+  await handle.close();
   return true;
 }
 

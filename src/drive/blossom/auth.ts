@@ -4,6 +4,7 @@ import { parseNostrAuthorization } from '../../nostr/authorization.js';
 import type { ReplayRecords } from '../../auth/replay.js';
 import { Unauthenticated } from '../../errors.js';
 import { coversBlob, verifyBlossomAuthOffThread, type BlossomVerb } from '../../nostr/blossom-auth.js';
+import type { OwnServers } from './own-servers.js';
 
 /** A token that passed every check but the blob (known once the body is read) and replay. */
 export interface BlossomGrant {
@@ -32,8 +33,8 @@ export class BlossomGate {
   constructor(
     private readonly deps: {
       replay: Pick<ReplayRecords, 'claim' | 'seen' | 'release'>;
-      /** Host names of PUBLIC_URL: a token's `server` tags must name one of them, or the request's host. */
-      publicHosts: () => string[];
+      /** The station's own names: a token's `server` tags must name one (never the request's Host). */
+      servers: Pick<OwnServers, 'names' | 'describe'>;
       clock: Clock;
     },
   ) {}
@@ -49,9 +50,13 @@ export class BlossomGate {
     if (!header.ok)
       throw new Unauthenticated('BLOSSOM_AUTH_MALFORMED', `Authorization header: ${header.reason}.`);
     const now = Math.floor(request.receivedAt / 1000);
-    const serverHosts = [...this.deps.publicHosts(), request.hostname.toLowerCase()];
-    const verdict = await verifyBlossomAuthOffThread(header.event, { verb, now, serverHosts, sha256 });
-    if (!verdict.ok) throw new Unauthenticated(verdict.code, `Blossom authorization: ${verdict.reason}.`);
+    const isOwnServer = (tag: string) => this.deps.servers.names(tag);
+    const verdict = await verifyBlossomAuthOffThread(header.event, { verb, now, isOwnServer, sha256 });
+    if (!verdict.ok) {
+      const names =
+        verdict.code === 'BLOSSOM_AUTH_WRONG_SERVER' ? ` (this one is ${this.deps.servers.describe()})` : '';
+      throw new Unauthenticated(verdict.code, `Blossom authorization: ${verdict.reason}${names}.`);
+    }
     return {
       pubkey: verdict.pubkey,
       eventId: verdict.eventId,

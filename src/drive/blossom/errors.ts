@@ -14,6 +14,20 @@ export class MirrorFetchFailedError extends StationError {
   }
 }
 
+/** The origin did not send the whole blob within MIRROR_DEADLINE. */
+export class MirrorTimeoutError extends StationError {
+  constructor(detail: string) {
+    super('MIRROR_TIMEOUT', detail);
+  }
+}
+
+/** The origin sent less than MIRROR_MIN_BYTES_PER_S over the last MIRROR_RATE_WINDOW. */
+export class MirrorTooSlowError extends StationError {
+  constructor(detail: string) {
+    super('MIRROR_TOO_SLOW', detail);
+  }
+}
+
 export class MirrorTooLargeError extends TooLarge {
   constructor(detail: string) {
     super('MIRROR_TOO_LARGE', detail);

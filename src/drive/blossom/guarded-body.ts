@@ -1,33 +1,38 @@
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { StationError } from '../../errors.js';
 import { MirrorFetchFailedError, MirrorTooLargeError, reasonOf } from './errors.js';
+import type { TransferWatch } from './transfer-watch.js';
 
 interface BodyLimits {
   maxBytes: number;
   /** The longest wait for each chunk. */
   timeoutMs: number;
-  signal?: AbortSignal;
+  /** The fetch's deadline and rate floor; its signal (aborted by them or by the caller) stops the reading. */
+  watch: TransferWatch;
 }
 
 /**
- * A mirrored response's body, read once: the size limit and the idle timeout hold while it is read, and the
- * socket is closed however the reading ends (done, broken out of, failed or aborted).
+ * A mirrored response's body, read once: the size limit, the idle timeout and the watch's limits hold while
+ * it is read, and the socket is closed however the reading ends (done, broken out of, failed or aborted).
  */
 export function guardedBody(target: URL, req: ClientRequest, res: IncomingMessage, options: BodyLimits) {
-  const { signal, timeoutMs, maxBytes } = options;
+  const { watch, timeoutMs, maxBytes } = options;
+  const { signal } = watch;
   let stopped: unknown;
   let started = false;
   const finish = () => {
-    signal?.removeEventListener('abort', onAbort);
+    signal.removeEventListener('abort', onAbort);
+    watch.close();
     req.destroy();
   };
   const stop = (reason: unknown) => {
     stopped ??= reason;
     res.destroy();
   };
-  const onAbort = () => stop(signal?.reason);
-  if (signal?.aborted) onAbort();
-  else signal?.addEventListener('abort', onAbort, { once: true });
+  const onAbort = () => stop(signal.reason);
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  watch.bodyStarted();
 
   return {
     [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
@@ -43,11 +48,14 @@ export function guardedBody(target: URL, req: ClientRequest, res: IncomingMessag
           );
           try {
             const step = await chunks.next();
+            // A socket destroyed by a limit may end the stream quietly: never a whole body, then.
+            if (stopped !== undefined) throw stopped;
             if (step.done) {
               finish();
               return { done: true, value: undefined };
             }
             received += step.value.byteLength;
+            watch.count(step.value.byteLength);
             if (received > maxBytes) throw tooLarge(target, maxBytes);
             return { done: false, value: step.value };
           } catch (error) {

@@ -2,6 +2,7 @@ import type { StationApp } from '../../http/station-app.js';
 import type { MetadataPublisher } from '../blobs/metadata-publisher.js';
 import type { BlobService } from '../blobs/service.js';
 import type { BlossomGate } from './auth.js';
+import { blossomMirrorRoutes } from './mirror-routes.js';
 import { blossomReadRoutes } from './read-routes.js';
 import { blossomUploadRoutes } from './upload-routes.js';
 import { nip96Routes } from '../nip96/routes.js';
@@ -26,5 +27,6 @@ declare module 'fastify' {
 export async function registerBlossom(app: StationApp): Promise<void> {
   await app.register(blossomReadRoutes);
   await app.register(blossomUploadRoutes);
+  await app.register(blossomMirrorRoutes);
   await app.register(nip96Routes);
 }

@@ -11,15 +11,24 @@ import { StationError } from '../../errors.js';
 import { bareHost, judge, pinnedLookup, type Address } from './address-policy.js';
 import { guardedBody, tooLarge } from './guarded-body.js';
 import { MirrorFetchFailedError, MirrorUrlRefusedError, reasonOf } from './errors.js';
+import { TransferWatch, type PaceLimits } from './transfer-watch.js';
 
 export { isPublicAddress } from './address-policy.js';
-export { MirrorFetchFailedError, MirrorTooLargeError, MirrorUrlRefusedError } from './errors.js';
+export {
+  MirrorFetchFailedError,
+  MirrorTimeoutError,
+  MirrorTooLargeError,
+  MirrorTooSlowError,
+  MirrorUrlRefusedError,
+} from './errors.js';
 
 export interface PublicFetchOptions {
   /** Abort with MirrorTooLargeError once more bytes than this arrive (or Content-Length says so up front). */
   maxBytes: number;
   /** Deadline for the response headers (all hops together), then the longest wait for each body chunk. */
   timeoutMs: number;
+  /** The whole fetch's deadline and the body's least rate (MirrorTimeoutError, MirrorTooSlowError). */
+  pace?: PaceLimits;
   /** Default 3; one more redirect than this is a MirrorFetchFailedError. */
   maxRedirects?: number;
   /** Origins (e.g. 'http://127.0.0.1:8123') trusted by the operator even though their address is private/loopback. Exact origin match (scheme+host+port). */
@@ -48,14 +57,17 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const lookupAll = (hostname: string): Promise<Address[]> => dnsLookup(hostname, { all: true });
 
 export async function fetchPublic(url: string, options: PublicFetchOptions): Promise<PublicResponse> {
-  const { signal } = options;
-  signal?.throwIfAborted();
+  options.signal?.throwIfAborted();
   let target = parseTarget(url);
   const trusted = new Set((options.trustedOrigins ?? []).map((origin) => new URL(origin).origin));
   const maxRedirects = options.maxRedirects ?? 3;
+  // Lives until the body is read through (or given up): the deadline covers headers and body together.
+  const watch = new TransferWatch(url, options.pace ?? {}, options.signal);
+  const { signal } = watch;
   const headers = new AbortController();
-  const onAbort = () => headers.abort(signal?.reason);
-  signal?.addEventListener('abort', onAbort, { once: true });
+  const onAbort = () => headers.abort(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
+  let answered = false;
   const deadline = setTimeout(
     () => headers.abort(new MirrorFetchFailedError(`no answer from ${url} within ${options.timeoutMs} ms`)),
     options.timeoutMs,
@@ -86,14 +98,17 @@ export async function fetchPublic(url: string, options: PublicFetchOptions): Pro
         throw tooLarge(target, options.maxBytes);
       }
       const contentType = res.headers['content-type'] ?? null;
-      return { url: target.href, contentType, contentLength, body: guardedBody(target, req, res, options) };
+      const body = guardedBody(target, req, res, { ...options, watch });
+      answered = true;
+      return { url: target.href, contentType, contentLength, body };
     }
   } catch (error) {
-    if (error instanceof StationError || (signal?.aborted && error === signal.reason)) throw error;
+    if (error instanceof StationError || (signal.aborted && error === signal.reason)) throw error;
     throw new MirrorFetchFailedError(`could not fetch ${target.href}: ${reasonOf(error)}`, error);
   } finally {
     clearTimeout(deadline);
-    signal?.removeEventListener('abort', onAbort);
+    signal.removeEventListener('abort', onAbort);
+    if (!answered) watch.close();
   }
 }
 

@@ -10,16 +10,12 @@ import { QuotaExceededError } from '../quota.js';
 import { mediaTypeOf } from '../blobs/service.js';
 import { refundOnFailure, type BlossomGrant } from './auth.js';
 import { declaredHash, declaredLength, wantsAnnouncement } from './headers.js';
-import { fetchPublic } from './public-fetch.js';
-import { BlobDescriptorBody, MirrorRequest } from './schemas.js';
+import { BlobDescriptorBody } from './schemas.js';
 
 const TAGS = ['blossom'];
 
-/**
- * BUD-02 `PUT /upload` (the raw body), BUD-06 `HEAD /upload` (may it be uploaded?) and BUD-04 `PUT /mirror`
- * (fetch it from a public URL). Only this station's users upload, each into their own drive.
- */
-export async function blossomUploadRoutes(app: StationApp): Promise<void> {
+/** What Blossom's upload routes share: the uploader, their slots, their room, and keeping the staged blob. */
+export function uploadSteps(app: StationApp) {
   const localUser = async (grant: BlossomGrant): Promise<UserRecord> => {
     const user = await app.users.findByHex(grant.pubkey);
     if (!user)
@@ -76,6 +72,16 @@ export async function blossomUploadRoutes(app: StationApp): Promise<void> {
     );
     return reply.status(kept.created ? 201 : 200).send(app.blobs.descriptor(kept.blob));
   };
+
+  return { localUser, withSlots, room, keep };
+}
+
+/**
+ * BUD-02 `PUT /upload` (the raw body) and BUD-06 `HEAD /upload` (may it be uploaded?); BUD-04 `PUT /mirror` is
+ * mirror-routes.ts. Only this station's users upload, each into their own drive.
+ */
+export async function blossomUploadRoutes(app: StationApp): Promise<void> {
+  const { localUser, withSlots, room, keep } = uploadSteps(app);
 
   await app.register(async (raw) => {
     // The body is the blob, whatever its type (JSON included): streamed as it comes, never parsed.
@@ -146,43 +152,4 @@ export async function blossomUploadRoutes(app: StationApp): Promise<void> {
       },
     );
   });
-
-  app.put(
-    '/mirror',
-    {
-      schema: {
-        summary:
-          'BUD-04: copy a blob from a public URL into your drive; kind-24242 token with t=upload and its x',
-        tags: TAGS,
-        body: MirrorRequest,
-        response: {
-          200: BlobDescriptorBody,
-          201: BlobDescriptorBody,
-          ...errorResponses(400, 401, 403, 409, 413, 429, 502),
-        },
-      },
-    },
-    async (request, reply) => {
-      const declared = declaredHash(request);
-      const grant = await app.blossomGate.check(request, 'upload', declared);
-      const user = await localUser(grant);
-      const { mirrorMaxBytes, mirrorTimeoutMs, mirrorTrustedOrigins } = app.config.blossom;
-      return withSlots(request, user, async () => {
-        const maxBytes = Math.min(mirrorMaxBytes, await room(user));
-        const options = { maxBytes, timeoutMs: mirrorTimeoutMs, trustedOrigins: mirrorTrustedOrigins };
-        const origin = await fetchPublic(request.body.url, options);
-        // One iterator, closed on any failure of staging (before or while reading): the origin's socket
-        // must never wait for a reader that gave up.
-        const reader = origin.body[Symbol.asyncIterator]();
-        const body = { [Symbol.asyncIterator]: () => reader };
-        const staged = await app.blobs.receive(user, body).catch(async (error: unknown) => {
-          await reader.return?.();
-          throw error;
-        });
-        const source = { kind: 'mirror' as const, url: origin.url };
-        const type = mediaTypeOf(origin.contentType);
-        return keep(request, reply, grant, user, staged, { type, source, declared, mismatch: 'conflict' });
-      });
-    },
-  );
 }

@@ -7,6 +7,7 @@ import { within } from '../../fs/paths.js';
 import type { UserRecord } from '../../identity/user-files.js';
 import { DRIVE_CATEGORIES, fileTypeFor, mimeTypeFor, type DriveCategory } from '../categories.js';
 import { BlockBatch } from '../db/block-batch.js';
+import { handled } from '../db/commit-error.js';
 import { commitChange, wrapperOfLink, type DriveCommit } from '../db/commit.js';
 import type { DriveDb } from '../db/drive-db.js';
 import type { DriveReads } from '../db/reads.js';
@@ -183,7 +184,7 @@ export async function importLegacyDrive(
     intents: [],
     at,
   };
-  const outcome = await commitChange(deps.db, commit);
+  const outcome = await handled(commitChange(deps.db, commit));
   await deps.db.root.flushed;
   await deps.store.release(batch, outcome.ok);
   const dropped = candidates.length - entries.length;

@@ -105,12 +105,15 @@ export async function openLmdbEventStore(options: LmdbEventStoreOptions): Promis
   let closed = false;
   let closedCount = 0;
 
-  /** Runs `write` in its own child transaction (rolled back if it throws) of the next commit. */
-  async function write<T>(work: () => T): Promise<T> {
+  /**
+   * Runs `write` in its own child transaction (rolled back if it throws) of the next commit. A write error is
+   * reported until a later write that `wrote` something succeeds: a sweep that removed nothing proves nothing.
+   */
+  async function write<T>(work: () => T, wrote: (result: T) => boolean = () => true): Promise<T> {
     if (closed) throw new Error('event store is closed');
     try {
       const result = await root.childTransaction(work);
-      lastError = null;
+      if (wrote(result)) lastError = null;
       return result;
     } catch (error) {
       const failure = await toWriteError(error, options.path);
@@ -128,7 +131,10 @@ export async function openLmdbEventStore(options: LmdbEventStoreOptions): Promis
       return runQuery(dbs, filters, limit, unixSeconds(clock), maxScanned);
     },
     sweep(now: number, batch = 500): Promise<number> {
-      return write(() => sweepBatch(dbs, now, batch, maxEvents, options.beforeWrite));
+      return write(
+        () => sweepBatch(dbs, now, batch, maxEvents, options.beforeWrite),
+        (removed) => removed > 0,
+      );
     },
     signatureOf(id: string): string | undefined {
       if (closed) return undefined;
