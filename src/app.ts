@@ -30,6 +30,7 @@ import { authRoutes } from './auth/routes.js';
 import type { AuthServices } from './auth/services.js';
 import type { RelayLink } from './relay/link.js';
 import type { StoreHealth } from './relay/store/event-store.js';
+
 import { StationView } from './view/station-view.js';
 import { viewRoutes } from './view/routes.js';
 import { assetRoutes } from './http/assets.js';
@@ -43,6 +44,13 @@ import type { DriveServices } from './drive/services.js';
 import { MetadataPublisher } from './drive/blobs/metadata-publisher.js';
 import { BlossomGate } from './drive/blossom/auth.js';
 import { OwnServers } from './drive/blossom/own-servers.js';
+
+/** The embedded relay's store, and its thread's connections and queues when it runs one. */
+export type RelayStoreHealth = StoreHealth & {
+  connections?: number;
+  queued_bytes?: number;
+  thread_restarts?: number;
+};
 
 /** Everything the HTTP surface needs, built by `main.ts` (or by a test with temp dirs and loopback servers). */
 export interface AppDeps {
@@ -59,7 +67,7 @@ export interface AppDeps {
   /** The drive: its index, content store and services (drive/services.ts), built once by station.ts. */
   drive: DriveServices;
   /** Health of the embedded relay's store, when the relay runs in this process. */
-  relayStore?: () => StoreHealth;
+  relayStore?: () => RelayStoreHealth;
 }
 
 declare module 'fastify' {
@@ -72,7 +80,7 @@ declare module 'fastify' {
     auth: AuthServices;
     relay: RelayLink;
     view: StationView;
-    relayStore: (() => StoreHealth) | undefined;
+    relayStore: (() => RelayStoreHealth) | undefined;
   }
 }
 

@@ -160,7 +160,12 @@ export async function startStation(
     auth,
     relay: client,
     view,
-    relayStore: embeddedRelay ? () => embeddedRelay.health().store : undefined,
+    relayStore: embeddedRelay
+      ? () => {
+          const { store, connections, queued_bytes, restarts } = embeddedRelay.health();
+          return { ...store, connections, queued_bytes, thread_restarts: restarts };
+        }
+      : undefined,
     drive,
   });
   const url = await app.listen({ port: config.port, host: config.host });

@@ -33,6 +33,17 @@ const Health = Type.Object({
       ok: Type.Boolean(),
       events: Type.Integer(),
       error: Type.Union([Type.String(), Type.Null()]),
+      connections: Type.Optional(
+        Type.Integer({ description: 'open client connections of the embedded relay' }),
+      ),
+      queued_bytes: Type.Optional(
+        Type.Integer({ description: 'bytes queued for sending to all its clients, not yet written' }),
+      ),
+      thread_restarts: Type.Optional(
+        Type.Integer({
+          description: 'times its thread died and was started again since the station started',
+        }),
+      ),
     }),
     Type.Null(),
   ]),

@@ -112,7 +112,9 @@ export async function startEmbeddedRelay(options: EmbeddedRelayOptions): Promise
     if (typeof connection === 'string') return socket.close(1008, `rate-limited: ${connection}`);
     protocol.open(connection);
     socket.on('message', (data) => {
-      protocol.handle(connection, data.toString()).catch((error: unknown) => {
+      // Allowances count the bytes received, not the characters they decode to.
+      const bytes = Array.isArray(data) ? data.reduce((n, part) => n + part.length, 0) : data.byteLength;
+      protocol.handle(connection, data.toString(), bytes).catch((error: unknown) => {
         options.logger?.error({ err: error }, 'relay message handling failed');
       });
     });

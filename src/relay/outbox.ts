@@ -41,7 +41,7 @@ export class Outbox {
   /** Queues one frame; false when the connection is gone or was dropped for it. */
   send(frame: string): boolean {
     if (this.closed || this.socket.readyState !== WebSocket.OPEN) return false;
-    const size = frame.length;
+    const size = Buffer.byteLength(frame);
     const bound = this.bound();
     const overAll = this.all.queued + size > this.all.maxTotal && this.queued > this.all.fairShare;
     if (bound !== null && (this.queued + size > bound || overAll)) {

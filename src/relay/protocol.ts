@@ -49,7 +49,8 @@ export class RelayProtocol {
     this.live.remove(connection);
   }
 
-  async handle(connection: RelayConnection, text: string): Promise<void> {
+  /** One message of `connection`: its text, and the bytes it came in (what allowances count). */
+  async handle(connection: RelayConnection, text: string, bytes = Buffer.byteLength(text)): Promise<void> {
     let message: unknown;
     try {
       message = JSON.parse(text);
@@ -59,7 +60,7 @@ export class RelayProtocol {
     if (!Array.isArray(message) || typeof message[0] !== 'string')
       return connection.send(frame('NOTICE', 'invalid: a message is an array starting with its type'));
     const [type, first, ...rest] = message as [string, unknown, ...unknown[]];
-    if (type === 'EVENT') return this.onEvent(connection, first, text.length);
+    if (type === 'EVENT') return this.onEvent(connection, first, bytes);
     if (type === 'REQ') return this.onReq(connection, first, rest);
     if (type === 'CLOSE') {
       if (typeof first === 'string') closeSubscription(connection, first);

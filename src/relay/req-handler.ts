@@ -4,7 +4,7 @@ import { NIP42_KIND } from '../nostr/nip42.js';
 import type { RelayLimits } from './limits.js';
 import type { RelayConnection } from './live-subscriptions.js';
 import type { RateBuckets } from './rate-buckets.js';
-import { filterPages, filterValues } from './req-pages.js';
+import { FilterCursor, filterValues } from './req-pages.js';
 import type { EventStore } from './store/event-store.js';
 
 export interface ReqDeps {
@@ -15,14 +15,33 @@ export interface ReqDeps {
   exempt: (connection: RelayConnection) => boolean;
 }
 
-/** Events read per query of an answer. */
-const PAGE_EVENTS = 200;
 /**
- * Past this many bytes queued for the client, an answer waits until half of them are written: a client that
- * reads gets any answer, one that does not holds at most this much per connection (plus one event per
- * subscription), well within RelayLimits.slowConsumerBytes.
+ * An answer is read and sent a page at a time: about `PAGE_BYTES` of events (the first page `FIRST_PAGE`
+ * events, later ones sized by what the previous page's events weighed), then it waits until at most
+ * `PAGE_BYTES` are queued for the client before reading the next. Pages of a connection's answers take turns,
+ * so one page at most sits above that mark: a client that reads gets any answer, one that does not holds about
+ * two pages, and an answer waiting for it holds its cursor, not events.
  */
-const QUEUED_PAUSE_BYTES = 512 * 1024;
+const PAGE_BYTES = 128 * 1024;
+const FIRST_PAGE = 10;
+const MAX_PAGE = 200;
+
+/** The last page sent to each connection, which the next one waits behind. */
+const turns = new WeakMap<RelayConnection, Promise<void>>();
+
+/** Runs `work` once the connection's previous page has been sent and taken. */
+async function inTurn(connection: RelayConnection, work: () => void): Promise<void> {
+  const previous = turns.get(connection) ?? Promise.resolve();
+  let release!: () => void;
+  turns.set(connection, new Promise<void>((resolve) => (release = resolve)));
+  try {
+    await previous;
+    work();
+    await connection.drained(PAGE_BYTES);
+  } finally {
+    release();
+  }
+}
 
 const frame = (...parts: unknown[]) => JSON.stringify(parts);
 
@@ -97,20 +116,26 @@ export async function answerReq(
   const prefix = `["EVENT",${JSON.stringify(id)},`;
   let left = cap;
   for (const filter of admitted) {
-    const limit = Math.min(filter.limit ?? fallback, cap, left);
-    for (const page of filterPages(deps.store, filter, limit, PAGE_EVENTS)) {
-      for (const event of page) {
-        if (given.has(event.id) || left <= 0) continue;
-        given.add(event.id);
-        left--;
-        connection.send(`${prefix}${JSON.stringify(event)}]`);
-        if (connection.queuedBytes > QUEUED_PAUSE_BYTES) await connection.drained(QUEUED_PAUSE_BYTES / 2);
-        if (!current()) return;
-      }
-      // A turn of the event loop between pages: other connections' messages are not kept waiting.
-      await new Promise<void>((resolve) => setImmediate(resolve));
+    const cursor = new FilterCursor(deps.store, filter, Math.min(filter.limit ?? fallback, cap, left));
+    let size = FIRST_PAGE;
+    let more = true;
+    while (more && left > 0) {
+      await inTurn(connection, () => {
+        if (!current()) return void (more = false);
+        const page = cursor.next(Math.min(size, left));
+        if (!page) return void (more = false);
+        let bytes = 0;
+        for (const event of page) {
+          if (given!.has(event.id)) continue;
+          given!.add(event.id);
+          left--;
+          const text = `${prefix}${JSON.stringify(event)}]`;
+          bytes += text.length;
+          connection.send(text);
+        }
+        size = Math.max(1, Math.min(MAX_PAGE, Math.floor((PAGE_BYTES * page.length) / Math.max(1, bytes))));
+      });
       if (!current()) return;
-      if (left <= 0) break;
     }
   }
   given = null;

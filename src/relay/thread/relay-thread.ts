@@ -7,7 +7,7 @@ export interface RelayThreadOptions {
   logger: Logger;
   /** The thread's V8 heap limit: past it only the relay thread dies, and it is started again. */
   maxHeapMb: number;
-  /** First wait before starting a dead thread again (doubled each time, at most 30 s). */
+  /** First wait before starting a dead thread again (doubled each time, at most 5 s). */
   restartDelayMs?: number;
 }
 
@@ -22,7 +22,8 @@ export interface RelayThread {
   close(): Promise<void>;
 }
 
-const MAX_RESTART_DELAY_MS = 30_000;
+// Short: while the thread is down the station hears nothing, and its budgets make a crash loop unlikely.
+const MAX_RESTART_DELAY_MS = 5_000;
 /** A thread that ran this long before dying starts again after the first delay, not a longer one. */
 const STABLE_AFTER_MS = 60_000;
 
