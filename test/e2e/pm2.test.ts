@@ -138,6 +138,9 @@ describe('PM2 deployment', () => {
       STATION_INSTANCES: '2',
       UPLOAD_MAX_PER_MINUTE: '100000',
       UPLOAD_MAX_CONCURRENT: '16',
+      // As test/e2e/service-process.ts does: beside the rest of the suite on two cores a worker's event loop
+      // can lag past the guard's second, which would answer 503 OVERLOADED by design, not as a drive failure.
+      OVERLOAD_MAX_EVENT_LOOP_DELAY: '0',
     };
     await run(PM2, ['start', 'ecosystem.config.cjs'], { cwd: ROOT, env: clusterEnv });
     const apps = async () => {
@@ -153,7 +156,7 @@ describe('PM2 deployment', () => {
     const end = Date.now() + Number(process.env.DRIVE_RACE_SECONDS ?? 60) * 1000;
     // Connections are dealt to both workers in turn: each batch of changes may meet the other worker's.
     const result = await raceOnDrive(api, { loops: 3, readers: 4, until: () => Date.now() > end });
-    expect(serverErrors(result), JSON.stringify([...result.statuses])).toBe(0);
+    expect(serverErrors(result), JSON.stringify([...(result.serverCodes ?? result.statuses)])).toBe(0);
     expect(result.inconsistent).toEqual([]);
     for (let i = 0; i < 4; i++) {
       const final = await api.list();

@@ -29,6 +29,8 @@ export interface RaceResult {
   listings: number;
   /** Answers by status, every request of the run. */
   statuses: Map<number, number>;
+  /** 5xx answers by status and code (`503 DRIVE_BUSY`), to say which failure it was. */
+  serverCodes?: Map<string, number>;
   /** Listings that contradicted themselves (totals, duplicate paths). */
   inconsistent: string[];
 }
@@ -53,7 +55,13 @@ export async function raceOnDrive(
     inconsistent: [],
   },
 ): Promise<RaceResult> {
-  const count = (status: number) => result.statuses.set(status, (result.statuses.get(status) ?? 0) + 1);
+  const codes = (result.serverCodes ??= new Map());
+  const count = (status: number, body?: unknown) => {
+    result.statuses.set(status, (result.statuses.get(status) ?? 0) + 1);
+    if (status < 500) return;
+    const reason = `${status} ${(body as { code?: string } | null)?.code ?? ''}`;
+    codes.set(reason, (codes.get(reason) ?? 0) + 1);
+  };
   const loop = async (index: number) => {
     const mine: string[] = [];
     for (let turn = 0; !options.until(); turn++) {
@@ -63,7 +71,7 @@ export async function raceOnDrive(
         result.deletes += 1;
         if (!answer) result.uncertain.add(path);
         else {
-          count(answer.status);
+          count(answer.status, answer.body);
           if (answer.status === 200) result.acknowledged.delete(path);
           else mine.push(path);
         }
@@ -77,7 +85,7 @@ export async function raceOnDrive(
         result.uncertain.add(`Documents/${name}`);
         continue;
       }
-      count(answer.status);
+      count(answer.status, answer.body);
       if (answer.status !== 200) continue;
       const body = answer.body as { file_path: string; fileHash: string };
       const path = relative(body.file_path);
@@ -93,7 +101,7 @@ export async function raceOnDrive(
       const answer = await api.list().catch(() => null);
       result.listings += 1;
       if (!answer) continue;
-      count(answer.status);
+      count(answer.status, answer.body);
       if (answer.status !== 200) continue;
       const listing = answer.body as Listing;
       const paths = new Set(listing.files.map((f) => f.path));
