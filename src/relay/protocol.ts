@@ -4,7 +4,7 @@ import { isEventShaped, kindClass } from '../nostr/event.js';
 import { getEventHash } from 'nostr-tools/pure';
 import { checkRelayAuth } from '../nostr/nip42.js';
 import { expirationOf } from '../nostr/nip40.js';
-import { verifySignature } from '../nostr/verify.js';
+import { verifySignatureOffThread } from '../nostr/verify.js';
 import type { EventRate } from './event-rate.js';
 import type { RelayLimits } from './limits.js';
 import { closeSubscription, LiveSubscriptions, type RelayConnection } from './live-subscriptions.js';
@@ -87,7 +87,7 @@ export class RelayProtocol {
     const event = candidate;
     const answer = (accepted: boolean, message: string) =>
       connection.send(frame('OK', event.id, accepted, message));
-    const refusal = this.refusal(connection, event, bytes);
+    const refusal = await this.refusal(connection, event, bytes);
     if (refusal) return answer(false, refusal);
     if (kindClass(event.kind) === 'ephemeral') {
       this.live.broadcast(event);
@@ -115,7 +115,11 @@ export class RelayProtocol {
   }
 
   /** Cheap checks before the signature; the reason is the `OK false` message, null when acceptable. */
-  private refusal(connection: RelayConnection, event: NostrEvent, bytes: number): string | null {
+  private async refusal(
+    connection: RelayConnection,
+    event: NostrEvent,
+    bytes: number,
+  ): Promise<string | null> {
     const { limits } = this.deps;
     const now = Math.floor(this.deps.now() / 1000);
     if (event.kind < 0 || event.kind > MAX_KIND) return `invalid: kinds are 0 to ${MAX_KIND}`;
@@ -128,8 +132,10 @@ export class RelayProtocol {
     if (over === 'events') return `rate-limited: at most ${limits.maxEventsPerMinute} events a minute`;
     if (over === 'bytes')
       return `rate-limited: at most ${Math.floor(limits.maxEventBytesPerMinute / 1024)} KiB of events a minute`;
-    // The id is recomputed only for an event that failed: a valid one pays for one hash, in the check.
-    if (!verifySignature(event))
+    // The Schnorr check runs on the signature thread (src/nostr/schnorr-thread.ts), checks asked in one turn
+    // going as one message: the relay thread parses, stores and fans out meanwhile, on the other core. The id
+    // is recomputed only for an event that failed: a valid one pays for one hash, in the check.
+    if (!(await verifySignatureOffThread(event)))
       return getEventHash(event) === event.id ? 'invalid: bad signature' : 'invalid: bad event id';
     const expiration = expirationOf(event);
     if (expiration !== null && expiration <= now) return 'invalid: the event has expired';
