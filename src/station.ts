@@ -98,8 +98,21 @@ export async function startStation(
   await mkdir(config.tmpDir, { recursive: true, mode: 0o700 });
   const stationKey = await loadStationKey(config.dataRoot);
   const stationDb = await openStationDb(config.dataRoot);
-  const embeddedRelay = await ensureRelay(config, logger, stationKey);
+  // The relay thread loads and opens its store on the other core while this one opens the rest.
+  const relayStarting = ensureRelay(config, logger, stationKey);
+  relayStarting.catch(() => undefined); // awaited below: its failure stops the start there
   const users = await UserStore.open(config.dataRoot, { uplanetName: config.uplanetName, logger });
+  const auth = await createAuthServices({ config, clock, stationDb, logger });
+  // The API's port is known once it listens (PORT=0 picks one): published drives name it (drive/links.ts).
+  const listening: { port?: number } = {};
+  const drive = await openDriveServices(config, {
+    users,
+    clock,
+    logger,
+    links: () => driveLinks(config, listening.port),
+    retireBlobIndex: () => stationDb.retireBlobIndex(),
+  });
+  const embeddedRelay = await relayStarting;
   const relayUrl = embeddedRelay?.url ?? config.relayUrl;
   // Events the embedded relay stored were verified when written: the bot does not check them again.
   const signatures = embeddedRelay ? openEventSignatures(relayStorePath(config)) : null;
@@ -123,7 +136,6 @@ export async function startStation(
     logger,
   });
   const checkpoint = new RelayCheckpoint(stationDb.meta, resumeKey, () => client.lastSeen, logger);
-  const auth = await createAuthServices({ config, clock, stationDb, logger });
   const mailer = createMailer(config, { clock, logger });
   const scraper = createScraper({ config, clock, mailer, logger });
   // The station's view of the relay (profiles, follows, videos, playlists, geo notes) and the like payments.
@@ -142,16 +154,6 @@ export async function startStation(
   });
   auth.start();
   payments.start();
-  // The API's port is known once it listens (PORT=0 picks one): published drives name it (drive/links.ts).
-  const listening: { port?: number } = {};
-  const drive = await openDriveServices(config, {
-    users,
-    clock,
-    logger,
-    links: () => driveLinks(config, listening.port),
-    retireBlobIndex: () => stationDb.retireBlobIndex(),
-  });
-
   const app = await buildApp({
     config,
     clock,

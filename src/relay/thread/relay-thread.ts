@@ -49,14 +49,10 @@ function spawn(settings: RelayThreadSettings, maxHeapMb: number): Worker {
   return source ? new Worker(BOOTSTRAP, { ...options, eval: true }) : new Worker(entry, options);
 }
 
-/**
- * Waits for a new thread to listen; rejects with RelayThreadStartError when it cannot. Its log lines are
- * written meanwhile unless `logger` is null (a thread already attached writes them).
- */
-function started(worker: Worker, logger: Logger | null): Promise<{ url: string; port: number }> {
+/** Waits for a new thread to listen; rejects with RelayThreadStartError when it cannot. */
+function started(worker: Worker): Promise<{ url: string; port: number }> {
   return new Promise((resolve, reject) => {
     const onMessage = (message: FromRelayThread) => {
-      if (message.type === 'log' && logger) forwardLogLine(logger, message.line);
       if (message.type === 'listening') done(() => resolve(message));
       if (message.type === 'failed')
         done(() => reject(new RelayThreadStartError(message.message, message.code)));
@@ -83,14 +79,21 @@ export async function startRelayThread(
   options: RelayThreadOptions,
 ): Promise<RelayThread> {
   const { logger } = options;
-  let worker = spawn(settings, options.maxHeapMb);
-  const first = await started(worker, logger);
-  const fixed = { ...settings, port: first.port };
   let health: RelayThreadHealth = {
     store: { ok: true, events: 0, error: null },
     connections: 0,
     queued_bytes: 0,
   };
+  // Its log lines and health from the first message on: the thread reports its store before it listens.
+  const listenTo = (current: Worker) =>
+    current.on('message', (message: FromRelayThread) => {
+      if (message.type === 'log') forwardLogLine(logger, message.line);
+      else if (message.type === 'health') health = message.health;
+    });
+  let worker = spawn(settings, options.maxHeapMb);
+  listenTo(worker);
+  const first = await started(worker);
+  const fixed = { ...settings, port: first.port };
   let restarts = 0;
   let delay = options.restartDelayMs ?? 1_000;
   let stopping = false;
@@ -102,10 +105,6 @@ export async function startRelayThread(
     health = { store: { ...health.store, ok: false, error: reason }, connections: 0, queued_bytes: 0 };
   };
   const attach = (current: Worker) => {
-    current.on('message', (message: FromRelayThread) => {
-      if (message.type === 'log') forwardLogLine(logger, message.line);
-      else if (message.type === 'health') health = message.health;
-    });
     current.on('error', (error) => logger.error({ err: error }, 'embedded relay thread failed'));
     current.on('exit', (code) => {
       alive = false;
@@ -123,8 +122,9 @@ export async function startRelayThread(
     worker = spawn(fixed, options.maxHeapMb);
     startedAt = Date.now();
     alive = true;
+    listenTo(worker);
     attach(worker);
-    started(worker, null).then(
+    started(worker).then(
       () => {
         restarts++;
         logger.info({ url: first.url, restarts }, 'embedded relay thread started again');
