@@ -92,6 +92,8 @@ export class Connections {
         return outbox.bytes;
       },
       closeSubscription: (id) => closeSubscription(connection, id),
+      rateRefusals: 0,
+      close: (reason) => socket.close(1008, reason),
     };
     const outbox = new Outbox(
       socket,

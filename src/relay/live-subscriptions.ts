@@ -28,6 +28,10 @@ export interface RelayConnection {
   readonly open: boolean;
   /** Ends a subscription (CLOSE, or a REQ reusing its id), giving back its filter values. */
   closeSubscription(id: string): void;
+  /** Events refused as over the address's allowance since this connection's last accepted one. */
+  rateRefusals: number;
+  /** Closes the connection (1008, policy violation) with `reason`. */
+  close(reason: string): void;
 }
 
 /** Ends subscription `id` of `connection`, giving back its filter values. */

@@ -30,6 +30,11 @@ export interface RelayProtocolDeps {
 
 const frame = (...parts: unknown[]) => JSON.stringify(parts);
 const MAX_KIND = 65_535;
+/**
+ * A connection that goes on sending after this many events in a row were refused as over its allowance is
+ * closed: each one is still read and parsed, which is the work the allowance was meant to spare.
+ */
+const RATE_REFUSALS_BEFORE_CLOSE = 100;
 
 /**
  * NIP-01 / NIP-42 message handling of the embedded relay, independent of the WebSocket server: one instance
@@ -88,7 +93,12 @@ export class RelayProtocol {
     const answer = (accepted: boolean, message: string) =>
       connection.send(frame('OK', event.id, accepted, message));
     const refusal = await this.refusal(connection, event, bytes);
+    if (refusal?.startsWith('rate-limited:') && ++connection.rateRefusals >= RATE_REFUSALS_BEFORE_CLOSE) {
+      answer(false, refusal);
+      return connection.close('rate-limited: events keep coming past the allowance');
+    }
     if (refusal) return answer(false, refusal);
+    connection.rateRefusals = 0;
     if (kindClass(event.kind) === 'ephemeral') {
       this.live.broadcast(event);
       return answer(true, '');

@@ -96,6 +96,27 @@ describe('embedded relay: every advertised limit holds', () => {
     expect(answers[3]![3]).toMatch(/^rate-limited: /);
   });
 
+  it('closes a connection that keeps sending events past its allowance, after 100 refusals in a row', async () => {
+    const client = await start({ maxEventsPerMinute: 2 }, []);
+    const key = newKey();
+    const events = Array.from({ length: 110 }, (_, i) => signEvent(key, { kind: 1, content: `${i}` }));
+    for (const event of events) client.send('EVENT', event);
+    await waitFor(() => client.closeCode !== null);
+    expect(client.closeCode).toBe(1008);
+    const refused = client.frames.filter((frame) => frame[0] === 'OK' && frame[2] === false);
+    expect(refused).toHaveLength(100);
+    expect(refused.every((frame) => /^rate-limited: /.test(String(frame[3])))).toBe(true);
+    // The two within the allowance were stored (their OK may not have reached a connection closed meanwhile).
+    const reader = await RawClient.connect(relay.url);
+    clients.push(reader);
+    await waitFor(async () => {
+      reader.send('REQ', 'mine', { authors: [key.hex] });
+      const stored = await reader.stored('mine');
+      reader.frames.length = 0;
+      return stored.length === 2;
+    });
+  });
+
   it('closes a connection whose message passes max_message_length', async () => {
     const client = await start({ maxMessageLength: 1_024 });
     client.send('EVENT', signEvent(newKey(), { kind: 1, content: 'x'.repeat(2_000) }));
