@@ -154,7 +154,7 @@ describe('a flood of REQs', () => {
     expect(probes.length).toBeGreaterThanOrEqual(100);
     expect(probes.filter((probe) => probe.status !== 200)).toEqual([]);
     expect(probes.filter((probe) => !probe.live)).toEqual([]);
-    expect(login).toMatchObject({ published: true, ok: true });
+    expect(login, JSON.stringify(login)).toMatchObject({ published: true, ok: true });
 
     // Every REQ was answered; refusals are the rate limit's, and each address got its burst, and no more
     // than its burst plus its rate over the time the flood took.

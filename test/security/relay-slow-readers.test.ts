@@ -141,6 +141,6 @@ describe('clients that never read', () => {
     // And a stranger's login still gets through.
     const user = await registerUser(station, 'slow-readers@example.org');
     const login = await loginFrom(station, user, '127.0.51.1');
-    expect(login).toMatchObject({ published: true, ok: true });
+    expect(login, JSON.stringify(login)).toMatchObject({ published: true, ok: true });
   }, 150_000);
 });
