@@ -93,6 +93,8 @@ describe.each(['ENOSPC', 'EIO'] as const)('a write failing with %s', (fault) => 
     events.next(answer);
     await waitFor(() => results.length === 1);
     expect(results[0]).toMatchObject({ result: { accepted: true } });
+    // The claim is written behind the answer (src/auth/auth-cache.ts): on a busy machine it lands a moment later.
+    await waitFor(() => auth.db.claims.get([key.hex, ADDRESS]) !== undefined);
     expect(auth.db.claims.get([key.hex, ADDRESS])).toMatchObject({ id: answer.id });
   });
 
