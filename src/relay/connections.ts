@@ -92,7 +92,7 @@ export class Connections {
         return outbox.bytes;
       },
       closeSubscription: (id) => closeSubscription(connection, id),
-      rateRefusals: 0,
+      rateRefusals: { minute: 0, count: 0 },
       close: (reason) => socket.close(1008, reason),
     };
     const outbox = new Outbox(

@@ -28,8 +28,8 @@ export interface RelayConnection {
   readonly open: boolean;
   /** Ends a subscription (CLOSE, or a REQ reusing its id), giving back its filter values. */
   closeSubscription(id: string): void;
-  /** Events refused as over the address's allowance since this connection's last accepted one. */
-  rateRefusals: number;
+  /** Events of this connection refused as over its address's allowance, in the minute they are counted for. */
+  rateRefusals: { minute: number; count: number };
   /** Closes the connection (1008, policy violation) with `reason`. */
   close(reason: string): void;
 }

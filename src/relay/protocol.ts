@@ -31,8 +31,8 @@ export interface RelayProtocolDeps {
 const frame = (...parts: unknown[]) => JSON.stringify(parts);
 const MAX_KIND = 65_535;
 /**
- * A connection that goes on sending after this many events in a row were refused as over its allowance is
- * closed: each one is still read and parsed, which is the work the allowance was meant to spare.
+ * A connection that goes on sending after this many of its events were refused in one minute as over its
+ * address's allowance is closed: each one is still read and parsed, which is the work the allowance spares.
  */
 const RATE_REFUSALS_BEFORE_CLOSE = 100;
 
@@ -93,12 +93,11 @@ export class RelayProtocol {
     const answer = (accepted: boolean, message: string) =>
       connection.send(frame('OK', event.id, accepted, message));
     const refusal = await this.refusal(connection, event, bytes);
-    if (refusal?.startsWith('rate-limited:') && ++connection.rateRefusals >= RATE_REFUSALS_BEFORE_CLOSE) {
+    if (refusal?.startsWith('rate-limited:') && this.refusedTooOften(connection)) {
       answer(false, refusal);
       return connection.close('rate-limited: events keep coming past the allowance');
     }
     if (refusal) return answer(false, refusal);
-    connection.rateRefusals = 0;
     if (kindClass(event.kind) === 'ephemeral') {
       this.live.broadcast(event);
       return answer(true, '');
@@ -150,6 +149,13 @@ export class RelayProtocol {
     const expiration = expirationOf(event);
     if (expiration !== null && expiration <= now) return 'invalid: the event has expired';
     return null;
+  }
+
+  /** Counts one more refusal of `connection` in the current minute; true once it has had too many. */
+  private refusedTooOften(connection: RelayConnection): boolean {
+    const minute = Math.floor(this.deps.now() / 60_000);
+    if (connection.rateRefusals.minute !== minute) connection.rateRefusals = { minute, count: 0 };
+    return ++connection.rateRefusals.count >= RATE_REFUSALS_BEFORE_CLOSE;
   }
 
   /** The station's own connection and exempt addresses (TRUSTED_IPS) take from no stranger's allowance. */

@@ -96,24 +96,27 @@ describe('embedded relay: every advertised limit holds', () => {
     expect(answers[3]![3]).toMatch(/^rate-limited: /);
   });
 
-  it('closes a connection that keeps sending events past its allowance, after 100 refusals in a row', async () => {
+  it('closes a connection that keeps sending events past its allowance, after 100 refusals in a minute', async () => {
     const client = await start({ maxEventsPerMinute: 2 }, []);
     const key = newKey();
-    const events = Array.from({ length: 110 }, (_, i) => signEvent(key, { kind: 1, content: `${i}` }));
+    // Enough that one minute holds 100 refusals even if a minute ends while they are sent.
+    const events = Array.from({ length: 250 }, (_, i) => signEvent(key, { kind: 1, content: `${i}` }));
     for (const event of events) client.send('EVENT', event);
     await waitFor(() => client.closeCode !== null);
     expect(client.closeCode).toBe(1008);
     const refused = client.frames.filter((frame) => frame[0] === 'OK' && frame[2] === false);
-    expect(refused).toHaveLength(100);
+    expect(refused.length).toBeGreaterThanOrEqual(100);
+    expect(refused.length).toBeLessThan(240);
     expect(refused.every((frame) => /^rate-limited: /.test(String(frame[3])))).toBe(true);
-    // The two within the allowance were stored (their OK may not have reached a connection closed meanwhile).
+    // Those within the allowance (two a minute) were stored; their OK may not have reached a connection closed
+    // meanwhile.
     const reader = await RawClient.connect(relay.url);
     clients.push(reader);
     await waitFor(async () => {
       reader.send('REQ', 'mine', { authors: [key.hex] });
       const stored = await reader.stored('mine');
       reader.frames.length = 0;
-      return stored.length === 2;
+      return stored.length === 2 || stored.length === 4;
     });
   });
 
