@@ -62,3 +62,22 @@ export async function fillStore(store: EventStore, events: NostrEvent[], batch =
   for (let i = 0; i < events.length; i += batch)
     await Promise.all(events.slice(i, i + batch).map((e) => store.put(e)));
 }
+
+/**
+ * The environment of the built service as the relay benchmarks run it: its own embedded relay on `relayPort`,
+ * no rate limit on the API, and the station's own event-loop guard (startService turns it off for tests):
+ * measured as operators run it.
+ */
+export function relayBenchEnv(home: string, relayPort: number, extra: Record<string, string> = {}) {
+  return {
+    HOME: home,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    RELAY_URL: `ws://127.0.0.1:${relayPort}`,
+    EMBEDDED_RELAY: 'on',
+    IPFS_GATEWAY: 'http://127.0.0.1:0',
+    RATE_LIMIT_MAX: '1000000',
+    OVERLOAD_MAX_EVENT_LOOP_DELAY: '1000',
+    ...extra,
+  };
+}

@@ -14,7 +14,7 @@ import autocannon from 'autocannon';
 import type { NostrEvent } from 'nostr-tools';
 import WebSocket from 'ws';
 import { freePort, startService } from '../test/e2e/service-process.js';
-import { benchEvents } from './relay-events.js';
+import { benchEvents, relayBenchEnv } from './relay-events.js';
 import { buildIfStale } from './station.js';
 
 const CONNECTIONS = Number(process.env.BENCH_PUBLISH_CONNECTIONS ?? 50);
@@ -61,19 +61,7 @@ buildIfStale();
 const events = await benchEvents(200_000);
 const home = await mkdtemp(join(tmpdir(), 'station-bench-publish-'));
 const relayPort = await freePort();
-const service = startService(
-  {
-    HOME: home,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    RELAY_URL: `ws://127.0.0.1:${relayPort}`,
-    EMBEDDED_RELAY: 'on',
-    IPFS_GATEWAY: 'http://127.0.0.1:0',
-    RATE_LIMIT_MAX: '1000000',
-    OVERLOAD_MAX_EVENT_LOOP_DELAY: '1000',
-  },
-  { built: true },
-);
+const service = startService(relayBenchEnv(home, relayPort), { built: true });
 try {
   const url = await service.listening;
   while (((await (await fetch(`${url}/health`)).json()) as { status: string }).status !== 'ok');

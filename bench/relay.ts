@@ -12,7 +12,7 @@ import autocannon from 'autocannon';
 import type { Filter } from 'nostr-tools';
 import WebSocket from 'ws';
 import { openLmdbEventStore } from '../src/relay/store/lmdb-event-store.js';
-import { benchEvents, fillStore } from './relay-events.js';
+import { benchEvents, fillStore, relayBenchEnv } from './relay-events.js';
 import { benchIngest } from './relay-ingest.js';
 import { buildIfStale } from './station.js';
 import { freePort, startService, type ServiceProcess } from '../test/e2e/service-process.js';
@@ -62,21 +62,9 @@ interface Started {
 /** Starts the built service (see buildIfStale below) on `home` and waits until /health says ok. */
 async function startBuilt(home: string, relayPort: number, maxEvents: number): Promise<Started> {
   const started = performance.now();
-  const service = startService(
-    {
-      HOME: home,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      RELAY_URL: `ws://127.0.0.1:${relayPort}`,
-      EMBEDDED_RELAY: 'on',
-      IPFS_GATEWAY: 'http://127.0.0.1:0',
-      RATE_LIMIT_MAX: '1000000',
-      RELAY_MAX_EVENTS: String(maxEvents),
-      // The station's own default (startService turns the guard off for tests): measured as operators run it.
-      OVERLOAD_MAX_EVENT_LOOP_DELAY: '1000',
-    },
-    { built: true },
-  );
+  const service = startService(relayBenchEnv(home, relayPort, { RELAY_MAX_EVENTS: String(maxEvents) }), {
+    built: true,
+  });
   const url = await service.listening;
   const listeningMs = performance.now() - started;
   let health: { status?: string; nostr_verification?: { checks: number } } = {};

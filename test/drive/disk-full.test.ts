@@ -11,21 +11,7 @@ import { register } from '../helpers/relay-station.js';
 import { openDriveAt } from './drive-fixture.js';
 import { once_ } from './helpers.js';
 import { upload } from './http.js';
-
-/** Whether this machine lets the test mount a tmpfs (root in a container usually may). */
-function canMountTmpfs(): boolean {
-  if (process.platform !== 'linux') return false;
-  const probe = mkdtempSync(join(tmpdir(), 'tmpfs-probe-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', probe], { stdio: 'ignore' });
-    execFileSync('umount', [probe], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  } finally {
-    rmSync(probe, { recursive: true, force: true });
-  }
-}
+import { canMountTmpfs } from '../helpers/tmpfs.js';
 
 /**
  * The station's DATA_ROOT on a small tmpfs, then filled up: the drive's index and store, its staging area,

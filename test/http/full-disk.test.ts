@@ -21,21 +21,7 @@ import { auth22242, register } from '../helpers/relay-station.js';
 import { watchProcess } from '../helpers/write-faults.js';
 import { RawClient } from '../relay/raw-client.js';
 import { like } from '../streams/payment-harness.js';
-
-/** Whether this machine lets the test mount a tmpfs (root in a container usually may). */
-function canMountTmpfs(): boolean {
-  if (process.platform !== 'linux') return false;
-  const probe = mkdtempSync(join(tmpdir(), 'tmpfs-probe-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', probe], { stdio: 'ignore' });
-    execFileSync('umount', [probe], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  } finally {
-    rmSync(probe, { recursive: true, force: true });
-  }
-}
+import { canMountTmpfs } from '../helpers/tmpfs.js';
 
 const REMOTE_WALLET = 'g1N8XBxbXspKQPEUsnmebzBswrf8bEbT7yfo9aWHcZgG9duBQ';
 const FULL = { detail: expect.stringContaining('disk is full'), code: 'INSUFFICIENT_STORAGE' };

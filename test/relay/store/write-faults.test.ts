@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { StoreWriteError } from '../../../src/relay/store/event-store.js';
 import { openLmdbEventStore } from '../../../src/relay/store/lmdb-event-store.js';
 import { ids, putAll, storeFixture, unsignedEvent, type StoreFixture } from './fixtures.js';
+import { canMountTmpfs } from '../../helpers/tmpfs.js';
 
 const T = 1_700_000_000;
 
@@ -103,21 +104,6 @@ describe('LMDB event store: write failures (injected)', () => {
     expect(f.store.health()).toMatchObject({ ok: true, events: 5 });
   });
 });
-
-/** Whether this machine lets the test mount a tmpfs (root in a container usually may). */
-function canMountTmpfs(): boolean {
-  if (process.platform !== 'linux') return false;
-  const probe = mkdtempSync(join(tmpdir(), 'tmpfs-probe-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', probe], { stdio: 'ignore' });
-    execFileSync('umount', [probe], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  } finally {
-    rmSync(probe, { recursive: true, force: true });
-  }
-}
 
 describe('LMDB event store: a real full disk', () => {
   it.skipIf(!canMountTmpfs())(
