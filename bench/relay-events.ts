@@ -78,6 +78,9 @@ export function relayBenchEnv(home: string, relayPort: number, extra: Record<str
     IPFS_GATEWAY: 'http://127.0.0.1:0',
     RATE_LIMIT_MAX: '1000000',
     OVERLOAD_MAX_EVENT_LOOP_DELAY: '1000',
+    ...(process.env.RELAY_SIGNATURE_THREADS && {
+      RELAY_SIGNATURE_THREADS: process.env.RELAY_SIGNATURE_THREADS,
+    }),
     ...extra,
   };
 }

@@ -75,6 +75,7 @@ async function ensureRelay(
         rateExempt: config.trustedIps,
         trustedProxies: config.trustedProxies,
         logLevel: logger.level,
+        signatureThreads: config.relay.signatureThreads,
       },
       { logger, maxHeapMb: config.relay.maxHeapMb },
     );

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { checkUrl, integer, list, type Env } from './parse.js';
 
 /** The relay layer: the station relay, optional extra relays, and the embedded relay's limits. */
@@ -14,6 +15,8 @@ export interface RelayConfig {
   eventsPerMinute: number;
   /** V8 heap limit of the embedded relay's thread: past it the thread alone is restarted. */
   maxHeapMb: number;
+  /** Threads checking published events' signatures, beside the relay thread (the relay's limit on 2 cores). */
+  signatureThreads: number;
   /** Strangers' budgets of the embedded relay (src/relay/limits.ts; TRUSTED_IPS and the station exempt). */
   budgets: {
     maxEventBytesPerMinute: number;
@@ -35,6 +38,7 @@ export function relayConfig(env: Env, stationRelay: string): RelayConfig {
     maxFutureSeconds: integer(env, 'RELAY_MAX_FUTURE', 900, 0, 86_400),
     eventsPerMinute: integer(env, 'RELAY_EVENTS_PER_MINUTE', 300, 1, 1_000_000),
     maxHeapMb: integer(env, 'RELAY_MAX_HEAP_MB', 256, 64, 16_384),
+    signatureThreads: integer(env, 'RELAY_SIGNATURE_THREADS', defaultSignatureThreads(), 1, 64),
     budgets: {
       maxEventBytesPerMinute: integer(env, 'RELAY_EVENT_KIB_PER_MINUTE', 8_192, 64, 10_485_760) * 1024,
       maxConnectionsPerAddress: integer(env, 'RELAY_CONNECTIONS_PER_IP', 20, 1, 100_000),
@@ -45,4 +49,14 @@ export function relayConfig(env: Env, stationRelay: string): RelayConfig {
       maxQueuedBytes: integer(env, 'RELAY_QUEUE_MIB_TOTAL', 64, 1, 65_536) * 1024 * 1024,
     },
   };
+}
+
+/**
+ * Signature checks are what limits the relay's publishing: on 2 cores one checker thread was busy all the time
+ * while the relay thread idled, 1,300–2,050 events/s; two gave 2,090–2,580 with `/health` p99 still under
+ * 20 ms (docs/decisions.md, "The relay on a thread of its own"). Two at least, then one per core beyond the
+ * API's and the relay's, at most 4.
+ */
+function defaultSignatureThreads(): number {
+  return Math.min(4, Math.max(2, availableParallelism() - 2));
 }

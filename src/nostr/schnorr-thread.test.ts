@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { finalizeEvent, generateSecretKey, getPublicKey, verifyEvent } from 'nostr-tools/pure';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SchnorrThread } from './schnorr-thread.js';
+import { SchnorrPool, SchnorrThread } from './schnorr-thread.js';
 import { signEventOffThread } from './sign.js';
 import { verificationStats, verifySignature, verifySignatureOffThread } from './verify.js';
 
@@ -52,6 +52,23 @@ describe('SchnorrThread', () => {
     );
     expect(verdicts).toEqual(events.map((_, i) => !forged.has(i)));
     expect(schnorr.stats).toEqual({ jobs: 200, messages: 1 });
+  });
+
+  it('a pool shares a burst between its threads, each job still answered its own verdict', async () => {
+    const pool = new SchnorrPool(2);
+    try {
+      const events = Array.from({ length: 100 }, (_, i) => note(`pool n°${i}`));
+      const verdicts = await Promise.all(
+        events.map((event, i) => pool.verify(i === 42 ? { ...event, content: 'forged' } : event)),
+      );
+      expect(verdicts).toEqual(events.map((_, i) => i !== 42));
+      expect(pool.threads.map((one) => one.stats)).toEqual([
+        { jobs: 50, messages: 1 },
+        { jobs: 50, messages: 1 },
+      ]);
+    } finally {
+      await pool.close();
+    }
   });
 
   it('never keeps a process alive: one that used the thread ends when its work is done', async () => {

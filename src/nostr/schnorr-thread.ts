@@ -50,6 +50,13 @@ export class SchnorrThread {
   private open: Waiting[] = [];
   /** Batches sent, answered in order. */
   private readonly sent: Waiting[][] = [];
+  /** Jobs sent and not answered yet. */
+  private outstanding = 0;
+
+  /** Jobs asked for and not answered yet: the pool gives new work to the least loaded thread. */
+  get load(): number {
+    return this.outstanding + this.open.length;
+  }
 
   constructor() {
     try {
@@ -60,6 +67,7 @@ export class SchnorrThread {
     }
     this.worker.on('message', (answers: Answer[]) => {
       const batch = this.sent.shift();
+      this.outstanding -= batch?.length ?? 0;
       if (this.sent.length === 0) this.worker?.unref();
       batch?.forEach((waiting, i) => waiting.resolve(answers[i] ?? null));
     });
@@ -119,6 +127,7 @@ export class SchnorrThread {
     }
     if (this.sent.length === 0) this.worker.ref();
     this.sent.push(batch);
+    this.outstanding += batch.length;
     this.stats.jobs += batch.length;
     this.stats.messages += 1;
   }
@@ -126,14 +135,49 @@ export class SchnorrThread {
   /** The thread is gone: what it was asked is answered null (callers do it themselves), and so is what comes. */
   private fail(): void {
     this.worker = null;
+    this.outstanding = 0;
     for (const batch of this.sent.splice(0)) batch.forEach((waiting) => waiting.resolve(null));
     this.send();
   }
 }
 
-/** The process's thread, started at the first use. */
-let shared: SchnorrThread | null = null;
-export function schnorrThread(): SchnorrThread {
-  shared ??= new SchnorrThread();
+/** The process's signature threads (one unless `useSignatureThreads` said more), started at the first use. */
+let size = 1;
+let shared: SchnorrPool | null = null;
+export function schnorrThread(): SchnorrPool {
+  shared ??= new SchnorrPool(size);
   return shared;
+}
+
+/**
+ * How many signature threads this process's pool starts with; only before its first use (the relay thread
+ * sets RELAY_SIGNATURE_THREADS when it starts). A later call changes nothing.
+ */
+export function useSignatureThreads(count: number): void {
+  size = Math.max(1, Math.floor(count));
+}
+
+/** Several signature threads behind the one-thread interface: each job goes to the least loaded thread. */
+export class SchnorrPool {
+  readonly threads: SchnorrThread[];
+
+  constructor(count: number) {
+    this.threads = Array.from({ length: Math.max(1, count) }, () => new SchnorrThread());
+  }
+
+  verify(event: NostrEvent): Promise<boolean | null> {
+    return this.leastLoaded().verify(event);
+  }
+
+  sign(template: EventTemplate, secretKey: Uint8Array): Promise<VerifiedEvent | null> {
+    return this.leastLoaded().sign(template, secretKey);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.threads.map((thread) => thread.close()));
+  }
+
+  private leastLoaded(): SchnorrThread {
+    return this.threads.reduce((best, thread) => (thread.load < best.load ? thread : best));
+  }
 }

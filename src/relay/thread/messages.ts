@@ -5,6 +5,8 @@ import type { StoreHealth } from '../store/event-store.js';
 export type RelayThreadSettings = Omit<EmbeddedRelayOptions, 'store' | 'logger' | 'now'> & {
   /** pino level of the thread's lines, which the station's own logger writes. */
   logLevel: string;
+  /** Signature threads the relay thread checks published events with (RELAY_SIGNATURE_THREADS; one without it). */
+  signatureThreads?: number;
 };
 
 export interface RelayThreadHealth {

@@ -6,6 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
 import { REDACTED_PATHS } from '../../logger.js';
+import { useSignatureThreads } from '../../nostr/schnorr-thread.js';
 import { startEmbeddedRelay } from '../embedded-relay.js';
 import type { FromRelayThread, RelayThreadSettings, ToRelayThread } from './messages.js';
 
@@ -18,6 +19,7 @@ const logger = pino(
   { write: (line: string) => post({ type: 'log', line }) },
 );
 
+useSignatureThreads(settings.signatureThreads ?? 1);
 try {
   const relay = await startEmbeddedRelay({ ...settings, logger });
   const report = () => post({ type: 'health', health: relay.health() });
