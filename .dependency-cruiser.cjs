@@ -1,4 +1,4 @@
-/** Architecture rules checked by `npm run lint` (see README "Architecture"). */
+/** Architecture rules checked by `npm run lint` (see docs/architecture.md). */
 module.exports = {
   forbidden: [
     {
@@ -23,7 +23,7 @@ module.exports = {
       severity: 'error',
       comment:
         'Services, stores, clients and streams throw the errors of src/errors.ts and know no HTTP status: only ' +
-        'HTTP adapters import src/http (README "Architecture").',
+        'HTTP adapters import src/http (docs/architecture.md, "Rules enforced in lint").',
       from: {
         path: '^(src|streams)/',
         pathNot: [

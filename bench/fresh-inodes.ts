@@ -4,7 +4,7 @@
  * new file an inode freed less than 60 seconds ago (360 while the inode's table block is not yet written
  * back), and each creation scans past every such inode of its block group first (the kernel's
  * `recently_deleted` check). A run started right after another one removed its thousands of files measured
- * that scan: up to a millisecond of kernel time per upload (README, "Writes").
+ * that scan: up to a millisecond of kernel time per upload (docs/benchmarks.md, "Running them").
  *
  * So a run's files are removed through `removeBenchFiles`, which flushes the deletion (`sync`: the 60-second
  * case) and notes when, and a file-creating run first waits, with `awaitFreshInodes`, until the last removal
@@ -26,7 +26,7 @@ export const RECENTLY_DELETED_MS = 61_000;
 /**
  * Its window while that block is dirty again, plus a margin: new files whose inodes share a block with freed
  * ones make it dirty, so after a run that removed thousands of files the next one can still meet them this
- * long (README, "Writes"). What `awaitFreshInodes` waits out.
+ * long (docs/benchmarks.md, "Running them"). What `awaitFreshInodes` waits out.
  */
 export const RECENTLY_DELETED_DIRTY_MS = 361_000;
 

@@ -1,9 +1,9 @@
 /**
  * HTTP benchmarks with autocannon against a real station started in this process on temp directories
  * (embedded relay, embedded content store). Run: `npm run bench` (optionally `-- <scenario> ...`).
- * Prints one line per scenario: requests/s, latency p50/p99, errors. Figures go into the README. `floor-64KiB`
- * (first, with the others or when named) is bench/floor.ts: a bare app's durable upload, the yardstick for
- * the upload scenarios.
+ * Prints one line per scenario: requests/s, latency p50/p99, errors. Figures go into docs/benchmarks.md.
+ * `floor-64KiB` (first, with the others or when named) is bench/floor.ts: a bare app's durable upload, the
+ * yardstick for the upload scenarios.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon, { type Client, type Options, type Request } from 'autocannon';

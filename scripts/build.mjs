@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdir, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -58,4 +58,8 @@ async function build() {
   console.error(`build: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-if (!process.argv.includes('--if-stale') || (await isStale())) await build();
+// Run as a script (`node scripts/build.mjs`); imported (scripts/station.mjs), it only lends its functions.
+const invoked = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (invoked && (!process.argv.includes('--if-stale') || (await isStale()))) await build();
+
+export { build, isStale };

@@ -25,6 +25,7 @@ import { geolinksRoutes } from './geo/geolinks-routes.js';
 import { myGpsRoutes } from './geo/my-gps-routes.js';
 import { balancesRoutes } from './economy/batch-routes.js';
 import { viewAssetRoutes } from './http/views.js';
+import { answerLanguage } from './http/request-language.js';
 import { registerAuth } from './auth/plugin.js';
 import { authRoutes } from './auth/routes.js';
 import type { AuthServices } from './auth/services.js';
@@ -44,6 +45,7 @@ import type { DriveServices } from './drive/services.js';
 import { MetadataPublisher } from './drive/blobs/metadata-publisher.js';
 import { BlossomGate } from './drive/blossom/auth.js';
 import { OwnServers } from './drive/blossom/own-servers.js';
+import { PublicAddresses, type PublicUrls } from './http/public-urls.js';
 
 /** The embedded relay's store, and its thread's connections and queues when it runs one. */
 export type RelayStoreHealth = StoreHealth & {
@@ -68,6 +70,8 @@ export interface AppDeps {
   drive: DriveServices;
   /** Health of the embedded relay's store, when the relay runs in this process. */
   relayStore?: () => RelayStoreHealth;
+  /** The embedded gateway's URL once it listens (station.ts starts it after the API); else IPFS_GATEWAY. */
+  gatewayUrl?: () => string | null;
 }
 
 declare module 'fastify' {
@@ -81,6 +85,8 @@ declare module 'fastify' {
     relay: RelayLink;
     view: StationView;
     relayStore: (() => RelayStoreHealth) | undefined;
+    /** The API, relay and gateway URLs to give the client of `request` (src/http/public-urls.ts). */
+    publicUrls(request: { protocol: string; host: string }): PublicUrls;
   }
 }
 
@@ -120,6 +126,12 @@ export async function buildApp(deps: AppDeps): Promise<StationApp> {
     return address !== null && typeof address === 'object' ? address.port : deps.config.port;
   };
   const servers = new OwnServers(deps.config.auth.publicUrls, listening);
+  const addresses = new PublicAddresses(deps.config, {
+    relay: () => deps.relay.url,
+    gateway: () => deps.gatewayUrl?.() ?? deps.config.ipfsGateway,
+    apiPort: listening,
+  });
+  app.decorate('publicUrls', (request: { protocol: string; host: string }) => addresses.of(request));
   app.decorate('blossomGate', new BlossomGate({ replay: deps.auth.replay, servers, clock: deps.clock }));
   app.decorate(
     'fileMetadata',
@@ -164,13 +176,14 @@ export async function buildApp(deps: AppDeps): Promise<StationApp> {
     // Cookie-looking files sent to /api/upload go to cookie intake, never to the drive.
     cookies: {
       looksLikeCookies: looksLikeNetscapeCookies,
-      accept: (user, staged) => app.cookies.accept(user, staged, app.drive.staging),
+      accept: (user, staged, lang) => app.cookies.accept(user, staged, app.drive.staging, lang),
     },
   });
   // Non-cookie files sent to /api/fileupload go to the drive, answered with UPassport's media fields.
   await app.register(cookieRoutes, {
     staging: app.drive.staging,
-    nonCookie: (_request, upload, owner) => uploadMediaToDrive(app, owner.user, upload.file, upload.fields),
+    nonCookie: (request, upload, owner) =>
+      uploadMediaToDrive(app, owner.user, upload.file, upload.fields, answerLanguage(request)),
   });
   return app;
 }

@@ -17,8 +17,10 @@ import {
   type TryLaterCode,
   type UnauthenticatedCode,
 } from './error-codes.js';
+import type { Localized } from './i18n/localized.js';
 
 export type * from './error-codes.js';
+export type { Localized };
 
 export interface StationErrorOptions {
   /** When trying again makes sense, in seconds. */
@@ -26,59 +28,62 @@ export interface StationErrorOptions {
   cause?: unknown;
 }
 
-/** A failure with a stable code; its message is the `detail` a client reads. */
+/**
+ * A failure with a stable code and the `detail` a client reads, in both languages: the error handler picks
+ * one per request, the code never changes with it; `message` is the English text (logs, `X-Reason`).
+ */
 export class StationError extends Error {
   readonly retryAfterSeconds: number | undefined;
 
   constructor(
     readonly code: ErrorCode,
-    detail: string,
+    readonly detail: Localized,
     options: StationErrorOptions = {},
   ) {
-    super(detail, options.cause === undefined ? undefined : { cause: options.cause });
+    super(detail.en, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 
 export class InvalidInput extends StationError {
-  constructor(code: InvalidInputCode, detail: string) {
+  constructor(code: InvalidInputCode, detail: Localized) {
     super(code, detail);
   }
 }
 
 export class Unauthenticated extends StationError {
-  constructor(code: UnauthenticatedCode, detail: string) {
+  constructor(code: UnauthenticatedCode, detail: Localized) {
     super(code, detail);
   }
 }
 
 export class Forbidden extends StationError {
-  constructor(code: ForbiddenCode, detail: string) {
+  constructor(code: ForbiddenCode, detail: Localized) {
     super(code, detail);
   }
 }
 
 export class NotFound extends StationError {
-  constructor(code: NotFoundCode, detail: string) {
+  constructor(code: NotFoundCode, detail: Localized) {
     super(code, detail);
   }
 }
 
 export class Conflict extends StationError {
-  constructor(code: ConflictCode, detail: string) {
+  constructor(code: ConflictCode, detail: Localized) {
     super(code, detail);
   }
 }
 
 export class TooLarge extends StationError {
-  constructor(code: TooLargeCode, detail: string) {
+  constructor(code: TooLargeCode, detail: Localized) {
     super(code, detail);
   }
 }
 
 export class TryLater extends StationError {
-  constructor(code: TryLaterCode, detail: string, retryAfterSeconds?: number) {
+  constructor(code: TryLaterCode, detail: Localized, retryAfterSeconds?: number) {
     super(code, detail, { retryAfterSeconds });
   }
 }
@@ -91,7 +96,7 @@ export class DependencyError extends StationError {
   constructor(
     readonly dependency: Dependency,
     readonly kind: DependencyFailure,
-    detail: string,
+    detail: Localized,
     retryAfterSeconds?: number,
   ) {
     super(`${DEPENDENCY_CODES[dependency]}_${FAILURE_CODES[kind]}`, detail, { retryAfterSeconds });

@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { RelayClient, signerFromSecretKey } from '../streams/relay-client.js';
@@ -6,6 +5,7 @@ import { STATION_KINDS } from '../streams/kinds.js';
 import { startStreams } from '../streams/index.js';
 import { buildApp } from './app.js';
 import { startDriveGateway } from './drive/plugin.js';
+import type { Gateway } from './drive/store/gateway.js';
 import { driveLinks } from './drive/links.js';
 import { openDriveServices } from './drive/services.js';
 import { PayeeResolver } from './economy/payments/payee.js';
@@ -16,7 +16,7 @@ import { createAuthServices } from './auth/services.js';
 import { systemClock, unixSeconds, type Clock } from './clock.js';
 import type { Config } from './config/config.js';
 import { UserStore } from './identity/user-store.js';
-import { loadStationKey, type StationKey } from './identity/station-key.js';
+import { loadStationKey, stationKeyPath, type StationKey } from './identity/station-key.js';
 import { registerVerifiedSource } from './nostr/verify.js';
 import { RelayCheckpoint } from './state/relay-checkpoint.js';
 import { openStationDb } from './state/station-db.js';
@@ -26,9 +26,16 @@ import { openEventSignatures } from './relay/store/signatures.js';
 import { startRelayThread, type RelayThread } from './relay/thread/relay-thread.js';
 import { isLoopbackUrl, relayAnswers } from './relay/probe.js';
 import { isLaterClusterInstance } from './process/cluster.js';
+import { checkListenHost, ensureWritableDirectory } from './process/preflight.js';
+import { failedAt, listenFailureAsStartupError } from './process/startup-errors.js';
 
 /** Seconds of events fetched again on every resubscription, for events that arrived out of order. */
 const RESUME_OVERLAP_SECONDS = 60;
+/**
+ * On a stop, requests still running (a slow upload) get this long before their connections are cut, which
+ * removes what they staged: well within main.ts's 10 s, and PM2's kill_timeout (ecosystem.config.cjs).
+ */
+const IN_FLIGHT_GRACE_MS = 5_000;
 
 export interface Station {
   /** The app with its type provider, as buildApp made it. */
@@ -53,13 +60,15 @@ async function ensureRelay(
     return null;
   }
   if (config.embeddedRelay === 'auto') {
-    if (!isLoopbackUrl(config.relayUrl) || (await relayAnswers(config.relayUrl))) return null;
+    // RELAY_URL unset: the derived address is the station's own, whatever HOST is (src/config/listen.ts).
+    const own = config.listen.relayIsDerived || isLoopbackUrl(config.relayUrl);
+    if (!own || (await relayAnswers(config.relayUrl))) return null;
   }
   const target = new URL(config.relayUrl);
   try {
     const relay = await startRelayThread(
       {
-        host: target.hostname.replace(/^\[|\]$/g, ''),
+        host: config.listen.relay,
         port: Number(target.port || 80),
         storePath: relayStorePath(config),
         legacyJournal: join(config.dataRoot, 'relay', 'events.jsonl'),
@@ -83,9 +92,13 @@ async function ensureRelay(
     return relay;
   } catch (error) {
     // Another station process on this machine won the race for the port: use its relay like any other.
-    if (config.embeddedRelay === 'auto' && (error as NodeJS.ErrnoException).code === 'EADDRINUSE')
-      return null;
-    throw error;
+    const taken = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+    if (config.embeddedRelay === 'auto' && taken && (await relayAnswers(config.relayUrl))) return null;
+    const names = { port: 'RELAY_URL', host: config.listen.relayIsDerived ? 'HOST' : 'RELAY_URL' };
+    const address = { host: config.listen.relay, port: Number(target.port || 80) };
+    const remedy =
+      'stop that program, or set RELAY_URL to a free port (or to a running relay, with EMBEDDED_RELAY=off)';
+    throw listenFailureAsStartupError(error, names, address, remedy) ?? error;
   }
 }
 
@@ -95,9 +108,11 @@ export async function startStation(
   logger: Logger,
   clock: Clock = systemClock,
 ): Promise<Station> {
-  await mkdir(config.dataRoot, { recursive: true, mode: 0o700 });
-  await mkdir(config.tmpDir, { recursive: true, mode: 0o700 });
-  const stationKey = await loadStationKey(config.dataRoot);
+  // A HOST, DATA_ROOT or TMP_DIR that cannot work stops start-up here, named, before anything is opened.
+  await checkListenHost(config.host);
+  await ensureWritableDirectory(config.dataRoot, 'DATA_ROOT');
+  await ensureWritableDirectory(config.tmpDir, 'TMP_DIR');
+  const stationKey = await loadStationKey(config.dataRoot).catch(failedAt(stationKeyPath(config.dataRoot)));
   const stationDb = await openStationDb(config.dataRoot);
   // The relay thread loads and opens its store on the other core while this one opens the rest.
   const relayStarting = ensureRelay(config, logger, stationKey);
@@ -105,7 +120,7 @@ export async function startStation(
   const users = await UserStore.open(config.dataRoot, { uplanetName: config.uplanetName, logger });
   const auth = await createAuthServices({ config, clock, stationDb, logger });
   // The API's port is known once it listens (PORT=0 picks one): published drives name it (drive/links.ts).
-  const listening: { port?: number } = {};
+  const listening: { port?: number; gateway?: Gateway | null } = {};
   const drive = await openDriveServices(config, {
     users,
     clock,
@@ -170,8 +185,13 @@ export async function startStation(
         }
       : undefined,
     drive,
+    gatewayUrl: () => listening.gateway?.url ?? null,
   });
-  const url = await app.listen({ port: config.port, host: config.host });
+  const url = await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
+    const address = { host: config.host, port: config.port };
+    const remedy = 'stop that program, or set PORT to a free port';
+    throw listenFailureAsStartupError(error, { port: 'PORT', host: 'HOST' }, address, remedy) ?? error;
+  });
   listening.port = Number(new URL(url).port) || undefined;
   // Interrupted changes finished, drives of earlier versions imported, the store's collector started.
   drive.start(() => users.list());
@@ -180,7 +200,7 @@ export async function startStation(
   checkpoint.start();
   logger.info({ url, relay: relayUrl }, 'station service listening');
   // Embedded content store only (IPFS_API unset): its read-only gateway on IPFS_GATEWAY's port.
-  const gateway = await startDriveGateway(config, drive.store, logger);
+  const gateway = (listening.gateway = await startDriveGateway(config, drive.store, logger));
   // Temp files of atomic writes a crash left behind, in the background (mtimes: the wall clock, not `clock`).
   const sweeping = new AbortController();
   void sweepTempFiles(stationTempRoots(config.dataRoot, config.tmpDir), { logger, signal: sweeping.signal });
@@ -193,7 +213,8 @@ export async function startStation(
     close: async () => {
       sweeping.abort();
       await gateway?.close();
-      await app.close();
+      const cut = setTimeout(() => app.server.closeAllConnections(), IN_FLIGHT_GRACE_MS);
+      await app.close().finally(() => clearTimeout(cut));
       await drive.close();
       streams.unsubscribe();
       // Waits for the transfers already running, so their outcome is journaled.

@@ -7,7 +7,7 @@ import { wireDrive } from '../src/drive/controller.js';
 import { safeFiles } from '../src/drive/entries.js';
 import type { FileLinks } from '../src/drive/view.js';
 import { byId } from '../src/lib/dom.js';
-import { errorText } from '../src/lib/http.js';
+import { errorText, failureText } from '../src/lib/http.js';
 import { signerProblem, wireSigner } from '../src/lib/signer-block.js';
 import { buildSkeleton } from './skeleton.js';
 import { apiBase, where, type Where } from './where.js';
@@ -91,7 +91,7 @@ const keys = wireSigner(t, {
     uploadSection.hidden = signer === null;
     drive.refresh();
   },
-  onError: (error) => (errorLine.textContent = signerProblem(error, t) ?? `${t.failed}: ${errorText(error)}`),
+  onError: (error) => (errorLine.textContent = signerProblem(error, t) ?? failureText(t.failed, error)),
   onAttempt: () => (errorLine.textContent = ''),
 });
 

@@ -1,11 +1,12 @@
+import type { Language } from '../../src/i18n/localized.js';
 import { en } from './en/index.js';
 import { fr } from './fr/index.js';
 
 /**
- * The page languages (src/http/views.ts re-exports this). Defined beside the catalogues, not in views.ts, because the browser modules
- * type-check against the label catalogues, and views.ts pulls in Fastify's server types.
+ * The page languages, the same as the server's details (src/i18n/localized.ts, free of Fastify's server
+ * types, so the browser modules type-check against it too); src/http/views.ts re-exports it.
  */
-export type Language = 'fr' | 'en';
+export type { Language };
 
 /** All the page texts in one language (`pages/labels/<lang>/`), by page then label. */
 export function pageLabels(lang: Language): typeof fr {

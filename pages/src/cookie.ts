@@ -4,7 +4,7 @@ import type { CookieScriptLabels } from '../labels/types.js';
 import { looksLikeCookieFile } from './cookie/file-check.js';
 import { renderList } from './cookie/list.js';
 import { byId, element } from './lib/dom.js';
-import { ApiError, errorText, fetchJson, sendWithProgress } from './lib/http.js';
+import { ApiError, failureText, fetchJson, sendWithProgress } from './lib/http.js';
 import { multipartBody } from './lib/multipart.js';
 import { nip98Authorization, stationUrl } from './lib/nip98.js';
 import { startPage } from './lib/page.js';
@@ -144,7 +144,7 @@ async function upload(file: File): Promise<void> {
   } catch (error) {
     const code = error instanceof ApiError ? error.code : 'ERROR';
     result.replaceChildren(
-      element('p', { text: `${t.failed}: ${errorText(error)}`, attrs: { 'data-outcome': code } }),
+      element('p', { text: failureText(t.failed, error), attrs: { 'data-outcome': code } }),
     );
   } finally {
     uploadButton.disabled = keys.current() === null;

@@ -2,7 +2,7 @@
 import type { WebcamScriptLabels } from '../labels/types.js';
 import { CameraError } from './lib/camera.js';
 import { byId, element, formatBytes } from './lib/dom.js';
-import { ApiError, errorText, sendWithProgress } from './lib/http.js';
+import { ApiError, failureText, sendWithProgress } from './lib/http.js';
 import { multipartBody } from './lib/multipart.js';
 import { nip98Authorization, stationUrl } from './lib/nip98.js';
 import { startPage } from './lib/page.js';
@@ -42,7 +42,7 @@ const recorder = new CameraRecorder(byId<HTMLVideoElement>('camera'), (bytes) =>
 
 function showError(error: unknown): void {
   if (error instanceof CameraError) return page.error.show(t.cameraProblems[error.problem]);
-  page.error.show(signerProblem(error, t) ?? `${t.failed}: ${errorText(error)}`);
+  page.error.show(signerProblem(error, t) ?? failureText(t.failed, error));
 }
 
 const keys = wireSigner(t, {
@@ -144,7 +144,7 @@ async function upload(): Promise<void> {
   } catch (error) {
     const code = error instanceof ApiError ? error.code : 'ERROR';
     result.replaceChildren(
-      element('p', { text: `${t.failed}: ${errorText(error)}`, attrs: { 'data-outcome': code } }),
+      element('p', { text: failureText(t.failed, error), attrs: { 'data-outcome': code } }),
     );
   } finally {
     refreshUpload();

@@ -20,6 +20,8 @@ export class AuthCache {
    * next `prune` (every minute, src/auth/services.ts), so that once there is room they outlive a restart.
    */
   private readonly unsaved = new LRUCache<string, ObservedAuth>({ max: 10_000 });
+  /** The newest login seen from each address in this process, while its write is on its way (or failed). */
+  private readonly recentAt = new LRUCache<string, number>({ max: 10_000 });
 
   constructor(
     private readonly persisted: StationDb['claims'],
@@ -34,6 +36,8 @@ export class AuthCache {
     const known = this.read(claim.pubkey, claim.address);
     if (known && known.createdAt >= claim.createdAt) return;
     this.entries.set(`${claim.pubkey}|${claim.address}`, claim);
+    if ((this.recentAt.get(claim.address) ?? -1) < claim.createdAt)
+      this.recentAt.set(claim.address, claim.createdAt);
     void this.persist(claim);
   }
 
@@ -64,15 +68,13 @@ export class AuthCache {
     return null;
   }
 
-  /** Keys with a login from `address` not older than `since` (the pages' uploads name no key before the file). */
-  keysAt(address: string, since: number): string[] {
-    if (!this.byAddress) return [];
-    const keys: string[] = [];
-    for (const { key, value } of this.byAddress.getRange({ start: [address], end: [address, '\uffff'] })) {
-      if (value >= since) keys.push(key[1]);
-      if (keys.length > 1) break;
-    }
-    return keys;
+  /** Whether some key has a login from `address` not older than `since` (uploads that send the file first). */
+  anyLoginAt(address: string, since: number): boolean {
+    if ((this.recentAt.get(address) ?? -1) >= since) return true;
+    if (!this.byAddress) return false;
+    for (const { value } of this.byAddress.getRange({ start: [address], end: [address, '\uffff'] }))
+      if (value >= since) return true;
+    return false;
   }
 
   /**

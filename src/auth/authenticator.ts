@@ -1,26 +1,27 @@
-import { Forbidden, InvalidInput, Unauthenticated, type UnauthenticatedCode } from '../errors.js';
-import { parsePubkey } from '../identity/pubkey.js';
-import type { ChallengeVerdict } from './challenges.js';
+import { Forbidden, Unauthenticated } from '../errors.js';
+import { requireNpub } from '../identity/pubkey.js';
 import { tagValue } from '../nostr/event.js';
 import { parseNostrAuthorization } from '../nostr/authorization.js';
 import { NIP42_KIND, verifyNip42 } from '../nostr/nip42.js';
 import { CHALLENGE_TTL_SECONDS } from './challenges.js';
 import { NIP98_KIND, NIP98_WINDOW_SECONDS, verifyNip98OffThread } from '../nostr/nip98.js';
 import type { AuthContext, AuthenticatorDeps, AuthOptions, AuthRequest } from './types.js';
+import {
+  AUTH_REQUIRED,
+  CHALLENGE_REFUSALS,
+  foreignPage,
+  malformedHeader,
+  NIP98_REPLAYED,
+  NO_RELAY_LOGIN,
+  NPUB_MISMATCH,
+  otherOrigin,
+  PAYLOAD_MISMATCH,
+  PROOF_REQUIRED,
+  protocolReason,
+  WRONG_KIND,
+} from './refusals.js';
 
 export type { AuthenticatorDeps, AuthRequest } from './types.js';
-
-const CHALLENGE_REFUSALS: Record<Exclude<ChallengeVerdict, 'ok'>, [UnauthenticatedCode, string]> = {
-  unknown: [
-    'AUTH_CHALLENGE_INVALID',
-    'NIP-42: the challenge is unknown, expired or already used (a challenge seen on the relay is used up); get a new one from /api/nip42/challenge.',
-  ],
-  'other-key': ['AUTH_CHALLENGE_OTHER_KEY', 'NIP-42: the challenge was issued to another key.'],
-  'other-address': [
-    'AUTH_CHALLENGE_OTHER_ADDRESS',
-    'NIP-42: the challenge was issued to another client address; ask for one from this address.',
-  ],
-};
 
 /**
  * docs/api-contract.md §5: NIP-98 (a), a signed 22242 answering an issued challenge (b), or relay-observed
@@ -36,17 +37,29 @@ export class Authenticator {
   /**
    * Everything that can be checked before the body is read: signature, time window, URL and method of a
    * header event, an issued challenge (not consumed), or a relay-observed event for the named key. Lets an
-   * upload be refused before it is streamed to disk. With neither a header nor an npub, the one key logged in
-   * on the relay from this address stands for the caller (the UPlanet pages send `file` before `npub`); null
-   * when there is none, or several.
+   * upload be refused before it is streamed to disk. Null when neither a header nor an npub names the caller:
+   * no key is ever guessed from the address (see `ownerMayFollowFile`).
    */
   async precheck(request: AuthRequest, options: AuthOptions = {}): Promise<string | null> {
-    if (!request.authorization && !options.npub && !options.requireProof && !this.deps.requireProof) {
-      const sole = this.deps.observed.soleLogin(request.address);
-      if (!sole) return null;
-      return (await this.resolve(request, { ...options, npub: sole }, false)).pubkey;
-    }
+    if (!request.authorization && !options.npub && !options.requireProof && !this.deps.requireProof)
+      return null;
     return (await this.resolve(request, options, false)).pubkey;
+  }
+
+  /**
+   * Whether a header-less upload that names no key before its file may be staged, its owner named by the
+   * `npub` field after it (UPlanet's cookie, photo and webcam pages put `file` first): only from an address
+   * with at least one live relay login, whose keys are the only ones that npub may then name
+   * (docs/auth-model.md, "Uploads that send the file first"). A page of another site is refused as a
+   * relay-observed login would be.
+   */
+  ownerMayFollowFile(request: AuthRequest, options: AuthOptions = {}): boolean {
+    if (request.authorization || options.npub) return false;
+    if (options.requireProof || this.deps.requireProof) return false;
+    if (request.origin !== undefined && !this.deps.ownOrigin(request.origin, request.url)) {
+      throw new Forbidden('ORIGIN_NOT_ALLOWED', foreignPage(request.origin));
+    }
+    return this.deps.observed.hasLoginFrom(request.address);
   }
 
   private async resolve(request: AuthRequest, options: AuthOptions, final: boolean): Promise<AuthContext> {
@@ -54,7 +67,7 @@ export class Authenticator {
     const header = parseNostrAuthorization(request.authorization);
     let context: AuthContext;
     if (header) {
-      if (!header.ok) throw new Unauthenticated('AUTH_MALFORMED', `Authorization header: ${header.reason}.`);
+      if (!header.ok) throw new Unauthenticated('AUTH_MALFORMED', malformedHeader(header.reason));
       const at = Math.floor((request.receivedAt ?? this.deps.clock.now()) / 1000);
       context =
         header.event.kind === NIP42_KIND
@@ -64,16 +77,14 @@ export class Authenticator {
       context = await this.viaRelay(named, request, options.requireProof === true);
     }
     if (named && named !== context.pubkey) {
-      throw new Forbidden('NPUB_MISMATCH', 'The npub of the request is not the authenticated key.');
+      throw new Forbidden('NPUB_MISMATCH', NPUB_MISMATCH);
     }
     return context;
   }
 
   private namedKey(npub: string | null | undefined): string | null {
     if (npub === undefined || npub === null || npub === '') return null;
-    const parsed = parsePubkey(npub);
-    if (!parsed) throw new InvalidInput('INVALID_NPUB', 'npub must be a bech32 npub or 64 hex characters.');
-    return parsed.hex;
+    return requireNpub(npub).hex;
   }
 
   private async viaNip98(
@@ -84,32 +95,21 @@ export class Authenticator {
     fileDigest?: string,
   ): Promise<AuthContext> {
     if (event.kind !== NIP98_KIND) {
-      throw new Unauthenticated('AUTH_WRONG_KIND', `An Authorization event must be kind 27235 or 22242.`);
+      throw new Unauthenticated('AUTH_WRONG_KIND', WRONG_KIND);
     }
     if (request.url === null) {
-      throw new Unauthenticated(
-        'AUTH_URL_MISMATCH',
-        `NIP-98: this request's host is not one of this station's origins (${this.deps.origins ?? 'PUBLIC_URL'}).`,
-      );
+      throw new Unauthenticated('AUTH_URL_MISMATCH', otherOrigin(this.deps.origins ?? 'PUBLIC_URL'));
     }
     const verdict = await verifyNip98OffThread(event, { url: request.url, method: request.method, now: at });
-    if (!verdict.ok) throw new Unauthenticated(verdict.code, `NIP-98: ${verdict.reason}.`);
+    if (!verdict.ok) throw new Unauthenticated(verdict.code, protocolReason('NIP-98', verdict.reason));
     if (!final) return { pubkey: verdict.pubkey, method: 'nip98', proof: true };
     const payload = verdict.payloadHash;
     if (payload !== null && payload !== fileDigest && payload !== (await request.bodyDigest())) {
-      throw new Unauthenticated(
-        'AUTH_PAYLOAD_MISMATCH',
-        'NIP-98: the payload tag is not the SHA-256 of the body.',
-      );
+      throw new Unauthenticated('AUTH_PAYLOAD_MISMATCH', PAYLOAD_MISMATCH);
     }
     const expiresAt = event.created_at + 2 * NIP98_WINDOW_SECONDS;
     if (!(await this.deps.replay.claim(verdict.eventId, expiresAt))) {
-      throw new Unauthenticated(
-        'AUTH_REPLAYED',
-        'NIP-98: this authorization event was already used; sign a new one for every request. Two requests ' +
-          'to the same URL with the same method in the same second sign the same event (the same id) unless ' +
-          'it differs, for instance by a `payload` tag (the SHA-256 of the body) or a random `nonce` tag.',
-      );
+      throw new Unauthenticated('AUTH_REPLAYED', NIP98_REPLAYED);
     }
     return { pubkey: verdict.pubkey, method: 'nip98', proof: true };
   }
@@ -121,7 +121,7 @@ export class Authenticator {
     final: boolean,
   ): Promise<AuthContext> {
     const verdict = verifyNip42(event, at, CHALLENGE_TTL_SECONDS);
-    if (!verdict.ok) throw new Unauthenticated(verdict.code, `NIP-42: ${verdict.reason}.`);
+    if (!verdict.ok) throw new Unauthenticated(verdict.code, protocolReason('NIP-42', verdict.reason));
     const challenge = tagValue(event, 'challenge');
     const expected = { pubkey: event.pubkey, address, at };
     const outcome =
@@ -140,32 +140,20 @@ export class Authenticator {
     requireProof: boolean,
   ): Promise<AuthContext> {
     if (requireProof || this.deps.requireProof) {
-      throw new Unauthenticated(
-        'PROOF_REQUIRED',
-        'This operation needs an Authorization header: a NIP-98 event or a signed answer to /api/nip42/challenge.',
-      );
+      throw new Unauthenticated('PROOF_REQUIRED', PROOF_REQUIRED);
     }
     if (!pubkey) {
-      throw new Unauthenticated(
-        'AUTH_REQUIRED',
-        'Send an Authorization: Nostr header, or the npub of a key that answered a /api/nip42/challenge on the relay.',
-      );
+      throw new Unauthenticated('AUTH_REQUIRED', AUTH_REQUIRED);
     }
     // The login is ambient (nothing in the request proves it): a page of another site, run in the browser of
     // someone logged in from this address, would otherwise act as them. CORS cannot stop a form POST.
     if (request.origin !== undefined && !this.deps.ownOrigin(request.origin, request.url)) {
-      throw new Forbidden(
-        'ORIGIN_NOT_ALLOWED',
-        `A relay-observed login is not accepted from a page of ${request.origin}: sign the request (NIP-98), or use the station's own pages.`,
-      );
+      throw new Forbidden('ORIGIN_NOT_ALLOWED', foreignPage(request.origin));
     }
     if (!(await this.deps.observed.find(pubkey, request.address))) {
       const refusal = this.deps.observed.lastRefusal(pubkey);
-      if (refusal) throw new Unauthenticated(refusal.code, `NIP-42: ${refusal.reason}.`);
-      throw new Unauthenticated(
-        'AUTH_NOT_FOUND',
-        'No recent kind 22242 answer from this key to a challenge asked from this address was seen on the relay.',
-      );
+      if (refusal) throw new Unauthenticated(refusal.code, protocolReason('NIP-42', refusal.reason));
+      throw new Unauthenticated('AUTH_NOT_FOUND', NO_RELAY_LOGIN);
     }
     return { pubkey, method: 'relay', proof: false };
   }

@@ -31,6 +31,11 @@ function localAddresses(): Set<string> {
 export class StationOrigins {
   private readonly local = localAddresses();
   private readonly known: Set<string>;
+  /**
+   * Scheme and port of the own origins that are on this machine (the embedded gateway): on any other local
+   * name they are the station's too, as a phone on the LAN reaches them by the station's address.
+   */
+  private readonly localPorts = new Set<string>();
 
   /**
    * `others`: further origins that are the station's own for browsers (the IPFS gateway, CORS_ORIGINS), though
@@ -41,6 +46,10 @@ export class StationOrigins {
     others: readonly string[] = [],
   ) {
     this.known = new Set([...publicUrls, ...others].map((url) => new URL(url).origin));
+    for (const origin of this.known) {
+      const url = new URL(origin);
+      if (this.isLocal(url.hostname)) this.localPorts.add(`${url.protocol}${url.port}`);
+    }
   }
 
   requestUrl(request: RequestAddressing): string | null {
@@ -75,6 +84,7 @@ export class StationOrigins {
     const own = new URL(requestUrl);
     if (given.origin !== origin) return false;
     if (given.origin === own.origin) return true;
+    if (this.isLocal(given.hostname) && this.localPorts.has(`${given.protocol}${given.port}`)) return true;
     return (
       given.protocol === own.protocol &&
       given.port === own.port &&

@@ -66,7 +66,10 @@ function watchBody(request: FastifyRequest): Promise<string> {
 }
 
 const notRegistered = () =>
-  new Forbidden('NOT_REGISTERED', 'This key has no user directory on this station; register first.');
+  new Forbidden('NOT_REGISTERED', {
+    en: 'This key has no user directory on this station; register first.',
+    fr: 'Cette clé n’a pas de dossier utilisateur sur cette station ; inscrivez-vous d’abord.',
+  });
 
 /** Installs `request.authenticate()` and `request.requireOwner()` for every route. */
 export function registerAuth(
@@ -116,6 +119,10 @@ export function registerAuth(
     const pubkey = await authenticator.precheck(requestFacts(this), options);
     if (pubkey && !(await users.findByHex(pubkey))) throw notRegistered();
     return pubkey;
+  });
+
+  app.decorateRequest('ownerMayFollowFile', function (this: FastifyRequest, options: AuthOptions = {}) {
+    return authenticator.ownerMayFollowFile(requestFacts(this), options);
   });
 
   app.decorateRequest('requireOwner', async function (this: FastifyRequest, options: AuthOptions = {}) {

@@ -1,18 +1,17 @@
 import { LRUCache } from 'lru-cache';
 import type { NostrEvent } from 'nostr-tools';
 import { unixSeconds, type Clock } from '../clock.js';
-import type { UnauthenticatedCode } from '../errors.js';
+import type { Localized, UnauthenticatedCode } from '../errors.js';
 import { verifyNip42 } from '../nostr/nip42.js';
 import { ANY_ADDRESS, type AuthCache, type ObservedAuth } from './auth-cache.js';
 import type { ChallengeStore } from './challenges.js';
 
 interface Refusal {
   code: UnauthenticatedCode;
-  reason: string;
+  reason: Localized;
 }
 
-export type IngestResult =
-  { accepted: true } | { accepted: false; code: UnauthenticatedCode; reason: string };
+export type IngestResult = { accepted: true } | ({ accepted: false } & Refusal);
 
 /**
  * Relay-observed NIP-42 logins (docs/auth-model.md). A kind-22242 event seen on the subscription counts only
@@ -50,11 +49,10 @@ export class RelayObservedAuth {
         return { accepted: true };
       }
       if (outcome === 'other-key')
-        return this.refuse(
-          event.pubkey,
-          'AUTH_CHALLENGE_OTHER_KEY',
-          'the challenge was issued to another key',
-        );
+        return this.refuse(event.pubkey, 'AUTH_CHALLENGE_OTHER_KEY', {
+          en: 'the challenge was issued to another key',
+          fr: 'le défi a été délivré à une autre clé',
+        });
     }
     if (this.deps.legacy) {
       this.deps.cache.record({ ...claim, address: ANY_ADDRESS });
@@ -64,8 +62,14 @@ export class RelayObservedAuth {
       event.pubkey,
       'AUTH_CHALLENGE_NOT_ISSUED',
       verdict.challenge === null
-        ? 'the kind 22242 event carries no challenge from this station: ask GET /api/nip42/challenge first'
-        : 'the challenge of the kind 22242 event was not issued by this station (or was already used or expired): ask GET /api/nip42/challenge again',
+        ? {
+            en: 'the kind 22242 event carries no challenge from this station: ask GET /api/nip42/challenge first',
+            fr: 'l’événement de kind 22242 ne porte aucun défi de cette station : demandez d’abord GET /api/nip42/challenge',
+          }
+        : {
+            en: 'the challenge of the kind 22242 event was not issued by this station (or was already used or expired): ask GET /api/nip42/challenge again',
+            fr: 'le défi de l’événement de kind 22242 n’a pas été délivré par cette station (ou a déjà servi, ou a expiré) : redemandez GET /api/nip42/challenge',
+          },
     );
   }
 
@@ -75,12 +79,11 @@ export class RelayObservedAuth {
   }
 
   /**
-   * The one key logged in from `address` within AUTH_MAX_AGE, or null when none or several are: UPlanet's
-   * photo and webcam pages send the file before the npub, and the owner must be known before the file.
+   * Whether some key logged in from `address` within AUTH_MAX_AGE: UPlanet's pages send the file before the
+   * npub, which may then follow (authenticator.ts, `ownerMayFollowFile`); no key is picked for the caller.
    */
-  soleLogin(address: string): string | null {
-    const keys = this.deps.cache.keysAt(address, unixSeconds(this.deps.clock) - this.deps.maxAgeSeconds);
-    return keys.length === 1 ? keys[0]! : null;
+  hasLoginFrom(address: string): boolean {
+    return this.deps.cache.anyLoginAt(address, unixSeconds(this.deps.clock) - this.deps.maxAgeSeconds);
   }
 
   /** Why the latest kind-22242 event of `pubkey` did not log it in, if one was refused. */
@@ -88,7 +91,7 @@ export class RelayObservedAuth {
     return this.refusals.get(pubkey) ?? null;
   }
 
-  private refuse(pubkey: string, code: UnauthenticatedCode, reason: string): IngestResult {
+  private refuse(pubkey: string, code: UnauthenticatedCode, reason: Localized): IngestResult {
     this.refusals.set(pubkey, { code, reason });
     return { accepted: false, code, reason };
   }

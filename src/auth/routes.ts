@@ -1,10 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { localTimestamp } from '../clock.js';
-import { InvalidInput } from '../errors.js';
 import { errorResponses } from '../http/schemas.js';
 import type { StationApp } from '../http/station-app.js';
-import { parsePubkey } from '../identity/pubkey.js';
+import { requireNpub } from '../identity/pubkey.js';
 import { nip19 } from 'nostr-tools';
 
 const KeyQuery = Type.Object({
@@ -53,12 +52,6 @@ const Me = Type.Object({
 
 const OptionalKeyQuery = Type.Object({ npub: Type.Optional(Type.String({ maxLength: 128 })) });
 
-function requireKey(input: string): { hex: string; format: string } {
-  const parsed = parsePubkey(input);
-  if (!parsed) throw new InvalidInput('INVALID_NPUB', 'npub must be a bech32 npub or 64 hex characters.');
-  return parsed;
-}
-
 export async function authRoutes(app: StationApp): Promise<void> {
   app.get(
     '/api/nip42/challenge',
@@ -71,7 +64,7 @@ export async function authRoutes(app: StationApp): Promise<void> {
       },
     },
     async (request) => {
-      const { hex } = requireKey(request.query.npub);
+      const { hex } = requireNpub(request.query.npub);
       const issued = await app.auth.challenges.issue(hex, request.ip);
       return { challenge: issued.challenge, expires_in: issued.expiresIn, pubkey_hex: hex };
     },
@@ -103,7 +96,7 @@ export async function authRoutes(app: StationApp): Promise<void> {
   );
 
   const testNostr = async (request: FastifyRequest, input: string) => {
-    const { hex, format } = requireKey(input);
+    const { hex, format } = requireNpub(input);
     const relayConnected = app.relay.connected;
     const [observed, user, proven] = await Promise.all([
       app.auth.observed.find(hex, request.ip),
@@ -129,7 +122,7 @@ export async function authRoutes(app: StationApp): Promise<void> {
       input_format: format,
       hex_pubkey: hex,
       npub: nip19.npubEncode(hex),
-      relay_url: app.relay.url,
+      relay_url: app.publicUrls(request).relay,
       relay_connected: relayConnected,
       auth_verified: authVerified,
       multipass_registered: user !== null,

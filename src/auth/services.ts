@@ -45,7 +45,8 @@ export async function createAuthServices(options: {
   const challenges = new ChallengeStore(db, clock);
   const cache = new AuthCache(db.claims, logger, 100_000, db.claimsByAddress);
   // Pages served by the gateway (UPlanet's apps under /ipns/…) and the operator's CORS_ORIGINS are the
-  // station's own for browsers; uploads on the gateway must be sandboxed (README, "Gateway origin").
+  // station's own for browsers; uploads on the gateway must be sandboxed
+  // (docs/security.md, "Operator checklist").
   const browserOrigins = [...(config.ipfsGateway ? [config.ipfsGateway] : []), ...config.auth.corsOrigins];
   const origins = new StationOrigins(config.auth.publicUrls, browserOrigins);
   const observed = new RelayObservedAuth({

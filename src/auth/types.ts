@@ -41,6 +41,12 @@ declare module 'fastify' {
      * the credential; `requireOwner` must still follow. Resolves with the caller's key when one is known.
      */
     precheckOwner(options?: AuthOptions): Promise<string | null>;
+    /**
+     * When `precheckOwner` found no key (no header, no npub before the file): whether the file may be staged
+     * all the same, its `npub` field to follow, one of the keys logged in from this address
+     * (`Authenticator.ownerMayFollowFile`).
+     */
+    ownerMayFollowFile(options?: AuthOptions): boolean;
     /** authenticate() and then require a registered user whose HEX is the caller (owner only), else 403. */
     requireOwner(options?: AuthOptions): Promise<{ auth: AuthContext; user: UserRecord }>;
   }
@@ -72,7 +78,7 @@ export interface AuthenticatorDeps {
   requireProof: boolean;
   replay: Pick<ReplayRecords, 'claim'>;
   challenges: Pick<ChallengeStore, 'consume' | 'check'>;
-  observed: Pick<RelayObservedAuth, 'find' | 'lastRefusal' | 'soleLogin'>;
+  observed: Pick<RelayObservedAuth, 'find' | 'lastRefusal' | 'hasLoginFrom'>;
   /** Where a NIP-98 `u` tag should point, for the refusal message. */
   origins?: string;
   /** Whether an Origin header is one of the station's own for this request (`StationOrigins.allowsOrigin`). */

@@ -9,6 +9,8 @@ export interface CliContext {
 }
 
 export interface CliCommand {
+  /** Its usage and options, printed by `station <command> --help` (exit 0) and with a usage error. */
+  help: string;
   /** Returns the process exit code: 0 ok, 1 failure, 2 usage error. */
   run(args: string[], context: CliContext): Promise<number>;
 }

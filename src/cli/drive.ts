@@ -2,17 +2,17 @@ import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { systemClock } from '../clock.js';
-import { answerForCli, addFileFromDisk } from '../drive/cli-add.js';
-import { openDriveServices } from '../drive/services.js';
 import { StationError } from '../errors.js';
 import { UserStore } from '../identity/user-store.js';
 import type { CliCommand } from './command.js';
+import { printTable } from './table.js';
 
 const HELP = `usage:
   station drive add --user <email> <file>...   put files in the user's drive; one JSON line per file
   station drive ls --user <email> [--json]      list the drive (path, size, CID), then its root CID`;
 
 export const command: CliCommand = {
+  help: HELP,
   async run(args, { config, logger, out }) {
     const [action, ...rest] = args;
     const { values, positionals } = parseArgs({
@@ -38,6 +38,11 @@ export const command: CliCommand = {
       watch: false,
     });
     // The same index and stores as a running station: each change is one transaction, shared with it.
+    // Loaded once the command runs, not with the module: its --help stays instant (bench/cli.ts).
+    const [{ openDriveServices }, { answerForCli, addFileFromDisk }] = await Promise.all([
+      import('../drive/services.js'),
+      import('../drive/cli-add.js'),
+    ]);
     const services = await openDriveServices(config, { users, clock: systemClock, logger });
     const { drive } = services;
     try {
@@ -50,7 +55,8 @@ export const command: CliCommand = {
         const manifest = await drive.list(user);
         if (values.json) out(JSON.stringify(manifest));
         else {
-          for (const f of manifest.files) out(`${f.path}\t${f.size}\t${f.cid}`);
+          const rows = manifest.files.map((f) => [f.path, String(f.size), f.cid]);
+          printTable(out, ['path', 'size', 'cid'], rows, `the drive of ${user.email} is empty`);
           out(`root\t${manifest.total_size}\t${manifest.root_cid ?? '-'}`);
         }
         return 0;

@@ -11,7 +11,7 @@ import { UsageError, type RequestBody } from './http-body.js';
 
 /**
  * `--as`: an `nsec1…` key, or the e-mail of a user of this station, whose key is read where the service keeps
- * it (`DATA_ROOT/nostr/<email>/.secret.nostr`, README "Identities").
+ * it (`DATA_ROOT/nostr/<email>/.secret.nostr`, docs/api.md, "Identities").
  */
 export async function secretKeyFor(as: string, dataRoot: string): Promise<Uint8Array> {
   if (as.startsWith('nsec1')) {

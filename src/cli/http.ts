@@ -136,6 +136,7 @@ async function run(args: string[], { config, out }: CliContext): Promise<number>
 }
 
 export const command: CliCommand = {
+  help: HELP,
   async run(args, context) {
     try {
       return await run(args, context);

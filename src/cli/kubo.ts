@@ -2,9 +2,6 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { systemClock } from '../clock.js';
-import { KuboImporter } from '../drive/kubo-import.js';
-import { openDriveServices } from '../drive/services.js';
-import { KuboStore } from '../drive/store/kubo.js';
 import { UserStore } from '../identity/user-store.js';
 import type { CliCommand } from './command.js';
 
@@ -22,6 +19,7 @@ function apiUrl(value: string): string {
 }
 
 export const command: CliCommand = {
+  help: HELP,
   async run(args, { config, logger, out }) {
     const [action, ...rest] = args;
     let values;
@@ -58,6 +56,12 @@ export const command: CliCommand = {
       console.error(`no embedded content store at ${storeDir}`);
       return 1;
     }
+    // Loaded once the command runs, not with the module: its --help stays instant (bench/cli.ts).
+    const [{ KuboImporter }, { openDriveServices }, { KuboStore }] = await Promise.all([
+      import('../drive/kubo-import.js'),
+      import('../drive/services.js'),
+      import('../drive/store/kubo.js'),
+    ]);
     const kubo = new KuboStore(api, { logger });
     const health = await kubo.health();
     if (!health.ok) {

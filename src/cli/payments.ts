@@ -9,6 +9,7 @@ import {
   type PaymentStatus,
 } from '../economy/payments/record.js';
 import type { CliCommand } from './command.js';
+import { printTable } from './table.js';
 
 const HELP = `usage:
   station payments list [--status <queued|sending|sent|failed|interrupted|capped>] [--json]
@@ -21,17 +22,28 @@ reaction id before retrying it. A running service picks re-queued payments up wi
 /** What an operator may send again; `sent` never, `queued`/`sending` are already on their way. */
 const RETRYABLE: ReadonlySet<PaymentStatus> = new Set(['failed', 'interrupted', 'capped']);
 
-function line(record: PaymentRecord): string {
+const COLUMNS = [
+  'reaction id',
+  'status',
+  'amount',
+  'payee wallet',
+  'payer',
+  'attempts',
+  'updated',
+  'last error',
+];
+
+function row(record: PaymentRecord): string[] {
   return [
     record.id,
     record.status,
     `${record.amount_g1} Ğ1`,
     record.payee.wallet,
     record.payer.email,
-    `attempts=${record.attempts}`,
+    String(record.attempts),
     record.updated_at,
     record.last_error ?? '',
-  ].join('\t');
+  ];
 }
 
 async function retry(journal: PaymentJournal, id: string, now: string): Promise<string> {
@@ -49,6 +61,7 @@ async function retry(journal: PaymentJournal, id: string, now: string): Promise<
 }
 
 export const command: CliCommand = {
+  help: HELP,
   async run(args, { config, out }) {
     const [action, ...rest] = args;
     const { values, positionals } = parseArgs({
@@ -76,7 +89,10 @@ export const command: CliCommand = {
         if (!values.status || record.status === values.status) records.push(record);
       records.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
       if (values.json) out(JSON.stringify(records));
-      else for (const record of records) out(line(record));
+      else {
+        const which = values.status ? ` ${values.status}` : '';
+        printTable(out, COLUMNS, records.map(row), `no${which} payments in the journal (${journal.root})`);
+      }
       return 0;
     }
     if (action === 'retry') {

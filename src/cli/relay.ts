@@ -48,6 +48,7 @@ async function toStdout(source: AsyncIterable<Buffer>): Promise<void> {
 }
 
 export const command: CliCommand = {
+  help: HELP,
   async run(args, { config, out }) {
     const [action, ...rest] = args;
     let values;

@@ -1,9 +1,7 @@
 import { parseArgs } from 'node:util';
 import { systemClock } from '../clock.js';
 import { isScraperDomain } from '../cookies/scraper/layout.js';
-import { createScraper } from '../cookies/scraper/service.js';
 import { normaliseEmail } from '../identity/email.js';
-import { createMailer } from '../mail/mailer.js';
 import type { CliCommand } from './command.js';
 
 const HELP = `usage:
@@ -13,6 +11,7 @@ Runs the daily scraper pass immediately (same rules as the SCRAPER_AT run: one r
 domain and day, missing-scraper mails once) and prints a JSON summary {ran, skipped, notified, failed, items}.`;
 
 export const command: CliCommand = {
+  help: HELP,
   async run(args, { config, logger, out }) {
     let values;
     try {
@@ -44,6 +43,11 @@ export const command: CliCommand = {
       console.error('--domain must be a domain name such as youtube.com');
       return 2;
     }
+    // Loaded once the command runs, not with the module: its --help stays instant (bench/cli.ts).
+    const [{ createScraper }, { createMailer }] = await Promise.all([
+      import('../cookies/scraper/service.js'),
+      import('../mail/mailer.js'),
+    ]);
     const mailer = createMailer(config, { clock: systemClock, logger });
     try {
       const scraper = createScraper({ config, clock: systemClock, mailer, logger });

@@ -2,12 +2,14 @@ import { parseArgs } from 'node:util';
 import { parseCoordinate } from '../geo/coordinates.js';
 import { UserStore } from '../identity/user-store.js';
 import type { CliCommand } from './command.js';
+import { printTable } from './table.js';
 
 const HELP = `usage:
   station users add <email> [--lat <lat> --lon <lon>] [--salt <salt> --pepper <pepper>] [--lang fr]
   station users list [--json]`;
 
 export const command: CliCommand = {
+  help: HELP,
   async run(args, { config, logger, out }) {
     const [action, ...rest] = args;
     const { values, positionals } = parseArgs({
@@ -36,7 +38,13 @@ export const command: CliCommand = {
       if (action === 'list') {
         const users = store.list().sort((a, b) => a.email.localeCompare(b.email));
         if (values.json) out(JSON.stringify(users));
-        else for (const u of users) out(`${u.email}\t${u.npub}\t${u.g1pub ?? '-'}`);
+        else
+          printTable(
+            out,
+            ['email', 'npub', 'g1pub'],
+            users.map((u) => [u.email, u.npub, u.g1pub ?? '-']),
+            `no users on this station (${config.dataRoot}/nostr)`,
+          );
         return 0;
       }
       if (action === 'add') {

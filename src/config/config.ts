@@ -7,6 +7,7 @@ import { relayConfig, type RelayConfig } from './relay.js';
 import { authConfig, type AuthConfig } from './auth.js';
 import { mediaConfig, type MediaConfig } from './media.js';
 import { blossomConfig, type BlossomConfig } from './blossom.js';
+import { embeddedAddresses, type EmbeddedAddresses } from './listen.js';
 import {
   absolutePath,
   addressList,
@@ -44,6 +45,8 @@ export interface Config {
   relay: RelayConfig;
   ipfsApi: string | null;
   ipfsGateway: string;
+  /** Where the embedded relay and gateway listen (src/config/listen.ts). */
+  listen: EmbeddedAddresses['listen'];
   /** SQUID_URL first, then SQUID_FALLBACKS in order. */
   squidUrls: string[];
   uplanetName: string;
@@ -113,11 +116,12 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
   );
   const tmpDir = absolutePath(env, 'TMP_DIR', join(home, '.zen', 'tmp'));
   const wallets = await stationWallets(env, uplanetName);
-  const relayUrl = url(env, 'RELAY_URL', 'ws://127.0.0.1:7777', ['ws:', 'wss:'])!;
+  const host = raw(env, 'HOST') ?? '0.0.0.0';
+  const { relayUrl, ipfsGateway, listen } = embeddedAddresses(env, host);
 
   return {
     port: integer(env, 'PORT', 54321, 0, 65535),
-    host: raw(env, 'HOST') ?? '0.0.0.0',
+    host,
     dataRoot: absolutePath(env, 'DATA_ROOT', join(home, '.zen', 'game')),
     tmpDir,
     scriptsDir: absolutePath(env, 'SCRIPTS_DIR', join(PROJECT_ROOT, 'scripts')),
@@ -125,7 +129,8 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
     embeddedRelay: oneOf(env, 'EMBEDDED_RELAY', ['auto', 'on', 'off'] as const, 'auto'),
     relay: relayConfig(env, relayUrl),
     ipfsApi: url(env, 'IPFS_API', null, ['http:', 'https:']),
-    ipfsGateway: url(env, 'IPFS_GATEWAY', 'http://127.0.0.1:8080', ['http:', 'https:'])!,
+    ipfsGateway,
+    listen,
     squidUrls: [squid, ...fallbacks],
     uplanetName,
     wallets,

@@ -53,7 +53,10 @@ export async function* readLines(
 }
 
 function lineTooLong(lineNumber: number): InvalidInput {
-  return new InvalidInput('COOKIE_LINE_TOO_LONG', `Line ${lineNumber} is too long for a cookie file.`);
+  return new InvalidInput('COOKIE_LINE_TOO_LONG', {
+    en: `Line ${lineNumber} is too long for a cookie file.`,
+    fr: `La ligne ${lineNumber} est trop longue pour un fichier de cookies.`,
+  });
 }
 
 /**
@@ -109,7 +112,11 @@ export function scanCookieBytes(bytes: Uint8Array, maxLineBytes = MAX_LINE_BYTES
 /** Scans a file on disk (no symlink following); 404 when it is missing. */
 export async function scanCookieFile(path: string): Promise<CookieScan> {
   const handle = await openRegularNoFollow(path);
-  if (!handle) throw new NotFound('COOKIE_NOT_FOUND', 'There is no such cookie file.');
+  if (!handle)
+    throw new NotFound('COOKIE_NOT_FOUND', {
+      en: 'There is no such cookie file.',
+      fr: 'Ce fichier de cookies n’existe pas.',
+    });
   try {
     return await scanCookieStream(handle.createReadStream({ autoClose: false }));
   } finally {

@@ -140,10 +140,10 @@ export class CookieScanner {
       return;
     }
     if (line.kind === 'malformed') {
-      throw new InvalidInput(
-        'MALFORMED_COOKIE_LINE',
-        `Line ${this.lineNumber} is not a Netscape cookie line (7 TAB-separated fields: domain, TRUE/FALSE, path, TRUE/FALSE, expiry, name, value).`,
-      );
+      throw new InvalidInput('MALFORMED_COOKIE_LINE', {
+        en: `Line ${this.lineNumber} is not a Netscape cookie line (7 TAB-separated fields: domain, TRUE/FALSE, path, TRUE/FALSE, expiry, name, value).`,
+        fr: `La ligne ${this.lineNumber} n’est pas une ligne de cookie Netscape (7 champs séparés par des tabulations : domaine, TRUE/FALSE, chemin, TRUE/FALSE, expiration, nom, valeur).`,
+      });
     }
     this.cookie(line.hostColumn, line.expires);
   }
@@ -172,17 +172,17 @@ export class CookieScanner {
   private siteOfColumn(hostColumn: string): string {
     const host = normaliseCookieHost(hostColumn);
     if (!host) {
-      throw new InvalidInput(
-        'INVALID_COOKIE_DOMAIN',
-        `Line ${this.lineNumber}: the domain column is not a valid host name (letters, digits, "-", "_" and dots only).`,
-      );
+      throw new InvalidInput('INVALID_COOKIE_DOMAIN', {
+        en: `Line ${this.lineNumber}: the domain column is not a valid host name (letters, digits, "-", "_" and dots only).`,
+        fr: `Ligne ${this.lineNumber} : la colonne du domaine n’est pas un nom d’hôte valide (lettres, chiffres, « - », « _ » et points seulement).`,
+      });
     }
     const site = siteOf(host);
     if (!site.ok) {
-      throw new InvalidInput(
-        'PUBLIC_SUFFIX_COOKIE',
-        `Line ${this.lineNumber}: a cookie for a public suffix such as "${host}" belongs to no site.`,
-      );
+      throw new InvalidInput('PUBLIC_SUFFIX_COOKIE', {
+        en: `Line ${this.lineNumber}: a cookie for a public suffix such as "${host}" belongs to no site.`,
+        fr: `Ligne ${this.lineNumber} : un cookie pour un suffixe public comme « ${host} » n’appartient à aucun site.`,
+      });
     }
     this.last = { column: hostColumn, site: site.domain };
     return site.domain;

@@ -4,6 +4,7 @@ import type { AuthContext } from '../auth/types.js';
 import { InvalidInput } from '../errors.js';
 import type { StagingArea } from '../fs/staging.js';
 import { pageLabels } from '../../pages/labels/index.js';
+import { answerLanguage } from '../http/request-language.js';
 import { documentResponse, errorResponses } from '../http/schemas.js';
 import type { StationApp } from '../http/station-app.js';
 import { receiveOwnedUpload, type UploadedFile, type UploadForm } from '../http/upload-form.js';
@@ -18,7 +19,8 @@ import {
   DomainParams,
   DriveUploadBody,
 } from './schemas.js';
-import { cookieSizeLimit } from './size-limit.js';
+import { COOKIE_MAX_BYTES, cookieSizeLimit } from './size-limit.js';
+import { driveAnnouncedLimit } from '../http/announced-length.js';
 import { parseDomainParam, type CookieVault } from './vault.js';
 
 declare module 'fastify' {
@@ -48,10 +50,10 @@ export interface CookieRoutesOptions {
 const TAGS = ['cookies'];
 
 const notACookieFile = () =>
-  new InvalidInput(
-    'NOT_A_COOKIE_FILE',
-    'This is not a Netscape cookie file (cookies.txt: lines of 7 TAB-separated fields); nothing was stored. Other files go to the drive (/drive).',
-  );
+  new InvalidInput('NOT_A_COOKIE_FILE', {
+    en: 'This is not a Netscape cookie file (cookies.txt: lines of 7 TAB-separated fields); nothing was stored. Other files go to the drive (/drive).',
+    fr: 'Ce n’est pas un fichier de cookies au format Netscape (cookies.txt : des lignes de 7 champs séparés par des tabulations) ; rien n’a été enregistré. Les autres fichiers vont dans le uDRIVE (/drive).',
+  });
 
 /** JSON when the client asks for it; browsers (`text/html, …, *\/*`) get the page. */
 function wantsJson(request: FastifyRequest): boolean {
@@ -83,10 +85,13 @@ export async function cookieRoutes(app: StationApp, options: CookieRoutesOptions
         staging,
         limits: [cookieSizeLimit],
         gate: app.uploadLimits,
+        // Files that are not cookie files go to the drive: its quota and room bound them.
+        announced: driveAnnouncedLimit(app, COOKIE_MAX_BYTES),
       });
       try {
         const { file, fields, owner } = upload;
-        if (looksLikeNetscapeCookies(file.head)) return await app.cookies.accept(owner.user, file, staging);
+        if (looksLikeNetscapeCookies(file.head))
+          return await app.cookies.accept(owner.user, file, staging, answerLanguage(request));
         // The cookie page sends this: a file picked there by mistake (a photo) must not be published.
         if (fields.cookie_only !== undefined) throw notACookieFile();
         return await options.nonCookie(request, { file, fields }, owner);

@@ -10,9 +10,9 @@ export const cookieSizeLimit: SizeLimit = {
   maxBytes: COOKIE_MAX_BYTES,
   refuse: (head) =>
     looksLikeNetscapeCookies(head)
-      ? new TooLarge(
-          'COOKIE_FILE_TOO_LARGE',
-          `A cookie file of more than ${COOKIE_MAX_BYTES / 1048576} MB is not a single-domain export.`,
-        )
+      ? new TooLarge('COOKIE_FILE_TOO_LARGE', {
+          en: `A cookie file of more than ${COOKIE_MAX_BYTES / 1048576} MB is not a single-domain export.`,
+          fr: `Un fichier de cookies de plus de ${COOKIE_MAX_BYTES / 1048576} Mo n’est pas l’export d’un seul domaine.`,
+        })
       : null,
 };

@@ -5,6 +5,7 @@ import { localTimestamp, type Clock } from '../clock.js';
 import type { StagedFile, StagingArea } from '../fs/staging.js';
 import { within } from '../fs/paths.js';
 import { InvalidInput, NotFound } from '../errors.js';
+import type { Language } from '../i18n/localized.js';
 import type { UserRecord } from '../identity/user-files.js';
 import type { UserLookup } from '../identity/user-store.js';
 import {
@@ -17,6 +18,7 @@ import {
   scanCookieStream,
 } from './files.js';
 import { domainAndParents, isValidHost } from './hosts.js';
+import { INVALID_DOMAIN, multiDomain, noCookieFile, NOT_A_COOKIE_FILE, storedMessage } from './messages.js';
 import type { CookieScan } from './netscape.js';
 import type { CookieEntry, CookieUploadResponse } from './schemas.js';
 
@@ -39,8 +41,7 @@ export interface CookieVaultDeps {
 export function parseDomainParam(param: string): string | null {
   if (param === NO_DOMAIN_FILE) return null;
   const domain = (param.startsWith('.') ? param.slice(1) : param).toLowerCase();
-  if (!isValidHost(domain))
-    throw new InvalidInput('INVALID_DOMAIN', 'Give a domain name such as youtube.com.');
+  if (!isValidHost(domain)) throw new InvalidInput('INVALID_DOMAIN', INVALID_DOMAIN);
   return domain;
 }
 
@@ -58,12 +59,13 @@ export class CookieVault {
   /**
    * Takes a staged cookie file, moved into the user directory by the staging area it came from (mode 600:
    * see `StagingArea.moveTo`). 400 when it is not one. A file whose whole content staging kept in memory
-   * (`head`: the usual cookie file) is not read again.
+   * (`head`: the usual cookie file) is not read again. `message` is in `lang`, the caller's.
    */
   async accept(
     owner: Owner,
     staged: Pick<StagedFile, 'path' | 'size' | 'head' | 'mode'>,
     from: Pick<StagingArea, 'moveTo'>,
+    lang: Language,
   ): Promise<CookieUploadResponse> {
     const scan =
       staged.head.length === staged.size ? scanCookieBytes(staged.head) : await scanCookieFile(staged.path);
@@ -73,12 +75,9 @@ export class CookieVault {
     const target = within(userDir, fileName);
     await from.moveTo(staged, target);
     this.deps.logger?.info({ user: owner.email, domain, cookies: scan.cookies }, 'cookie file stored');
-    const count = `${scan.cookies} cookie${scan.cookies === 1 ? '' : 's'}`;
     return {
       success: true,
-      message: domain
-        ? `Cookie file for ${domain} saved (${count}); it replaces any previous one for this domain.`
-        : `No domain detected in the cookie file; saved as ${NO_DOMAIN_FILE}.`,
+      message: storedMessage(domain, scan.cookies, NO_DOMAIN_FILE)[lang],
       file_path: `${owner.email}/${fileName}`,
       file_type: 'netscape_cookies',
       target_directory: userDir,
@@ -110,14 +109,13 @@ export class CookieVault {
       const handle = await openRegularNoFollow(within(userDir, cookieFileName(candidate)));
       if (handle) return { domain: candidate, handle, size: (await handle.stat()).size };
     }
-    throw new NotFound('COOKIE_NOT_FOUND', `There is no cookie file for ${domain ?? 'an unknown domain'}.`);
+    throw new NotFound('COOKIE_NOT_FOUND', noCookieFile(domain));
   }
 
   /** Deletes exactly that domain's file (never a parent's). */
   async remove(owner: Owner, domain: string | null): Promise<void> {
     const path = within(this.deps.users.dirFor(owner.email), cookieFileName(domain));
-    const notFound = () =>
-      new NotFound('COOKIE_NOT_FOUND', `There is no cookie file for ${domain ?? 'an unknown domain'}.`);
+    const notFound = () => new NotFound('COOKIE_NOT_FOUND', noCookieFile(domain));
     const info = await lstat(path).catch(() => null);
     if (!info?.isFile()) throw notFound();
     // Two simultaneous deletions both see the file; the one that loses the race finds nothing to delete.
@@ -129,14 +127,11 @@ export class CookieVault {
 
   private singleDomain(scan: CookieScan): string | null {
     if (scan.cookies === 0 && !scan.header) {
-      throw new InvalidInput('NOT_A_COOKIE_FILE', 'This is not a Netscape cookie file.');
+      throw new InvalidInput('NOT_A_COOKIE_FILE', NOT_A_COOKIE_FILE);
     }
     if (scan.domains.length > 1) {
       const listed = scan.domains.join(', ') + (scan.moreDomains ? ', …' : '');
-      throw new InvalidInput(
-        'MULTI_DOMAIN_COOKIES',
-        `Multi-domain cookie files are not supported: export the cookies of one domain per file and upload each file separately. Detected domains: ${listed}`,
-      );
+      throw new InvalidInput('MULTI_DOMAIN_COOKIES', multiDomain(listed));
     }
     return scan.domains[0] ?? null;
   }

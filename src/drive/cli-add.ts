@@ -18,13 +18,21 @@ export async function addFileFromDisk(
   const staged = await drive.stageFor(user, content);
   if (looksLikeNetscapeCookies(staged.head)) {
     await drive.staging.discard(staged);
-    throw new InvalidInput('COOKIE_FILE', 'This is a cookie file: it never goes to the drive.');
+    throw new InvalidInput('COOKIE_FILE', {
+      en: 'This is a cookie file: it never goes to the drive.',
+      fr: 'C’est un fichier de cookies : il ne va jamais dans le uDRIVE.',
+    });
   }
   return drive.commit(user, staged, { fileName, source: { kind: 'cli' } });
 }
 
 /** The upload answer without the HTTP-only `auth_verified`. */
 export function answerForCli(result: DriveFileResult, requested: string) {
-  const { auth_verified: _authVerified, ...answer } = uploadAnswer(result, requested, systemClock.now());
+  const { auth_verified: _authVerified, ...answer } = uploadAnswer(
+    result,
+    requested,
+    systemClock.now(),
+    'en',
+  );
   return answer;
 }

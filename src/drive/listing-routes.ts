@@ -1,15 +1,31 @@
 import { Type } from 'typebox';
-import { InvalidInput, NotFound } from '../errors.js';
+import { NotFound } from '../errors.js';
 import { pageLabels } from '../../pages/labels/index.js';
 import { documentResponse, errorResponses } from '../http/schemas.js';
 import type { StationApp } from '../http/station-app.js';
 import { pageContext, sendHtml, sharedViews } from '../http/views.js';
-import { parsePubkey } from '../identity/pubkey.js';
+import { requireNpub } from '../identity/pubkey.js';
+import type { PublicUrls } from '../http/public-urls.js';
 import { DriveListing, DriveQuery } from './listing-schema.js';
 
 const PageQuery = Type.Object({
   lang: Type.Optional(Type.String({ maxLength: 16, description: 'Page language: fr or en' })),
 });
+
+/**
+ * The listing's links as this client reaches the station (a phone on the LAN: the host it came by), where the
+ * published `manifest.json` keeps the station's own (PUBLIC_URL, else loopback: its root CID must not depend
+ * on who asks).
+ */
+function forClient(listing: DriveListing, urls: PublicUrls): DriveListing {
+  const root = listing.root_cid;
+  return {
+    ...listing,
+    my_ipfs_gateway: urls.gateway,
+    api_url: urls.api,
+    explorer_url: root ? `${urls.gateway}/ipfs/${root}/_index.html` : null,
+  };
+}
 
 /**
  * Reading a drive: `GET /api/drive` (public, like the published root it describes) and the `/drive` page,
@@ -31,13 +47,16 @@ export async function driveListingRoutes(app: StationApp): Promise<void> {
       },
     },
     async (request, reply) => {
-      const key = parsePubkey(request.query.npub);
-      if (!key) throw new InvalidInput('INVALID_NPUB', 'npub must be a bech32 npub or 64 hex characters.');
+      const key = requireNpub(request.query.npub);
       const user = await app.users.findByHex(key.hex);
-      if (!user) throw new NotFound('UNKNOWN_USER', 'This key has no drive on this station.');
+      if (!user)
+        throw new NotFound('UNKNOWN_USER', {
+          en: 'This key has no drive on this station.',
+          fr: 'Cette clé n’a pas de uDRIVE sur cette station.',
+        });
       // Changes with every upload: revalidate, never serve a stale list.
       reply.header('cache-control', 'no-cache');
-      return app.drive.listing(user);
+      return forClient(await app.drive.listing(user), app.publicUrls(request));
     },
   );
 

@@ -75,13 +75,16 @@ export function parseDrivePath(raw: string): DrivePath | null {
   const text = raw.normalize('NFC').replace(/^\.\/+/, '');
   // eslint-disable-next-line no-control-regex
   if (text === '' || text.includes('\\') || /[\u0000-\u001f]/.test(text) || text.startsWith('/'))
-    throw new InvalidInput(
-      'INVALID_FILE_PATH',
-      'file_path must be a path inside the drive, like Images/a.jpg.',
-    );
+    throw new InvalidInput('INVALID_FILE_PATH', {
+      en: 'file_path must be a path inside the drive, like Images/a.jpg.',
+      fr: 'file_path doit être un chemin dans le uDRIVE, comme Images/a.jpg.',
+    });
   const segments = text.split('/');
   if (segments.some((s) => s === '' || s === '.' || s === '..'))
-    throw new InvalidInput('INVALID_FILE_PATH', 'file_path must not leave the drive.');
+    throw new InvalidInput('INVALID_FILE_PATH', {
+      en: 'file_path must not leave the drive.',
+      fr: 'file_path ne doit pas sortir du uDRIVE.',
+    });
   const relative = segments[0] === 'APP' && segments[1] === 'uDRIVE' ? segments.slice(2) : segments;
   if (relative.length !== 2) return null;
   const [category, name] = relative as [string, string];

@@ -12,6 +12,7 @@ import type { DriveService } from './service.js';
 import type { DriveServices } from './services.js';
 import { registerBlossom } from './blossom/plugin.js';
 import { startGateway, type Gateway } from './store/gateway.js';
+import { listenFailureAsStartupError } from '../process/startup-errors.js';
 import type { ContentStore } from './store/types.js';
 
 declare module 'fastify' {
@@ -38,8 +39,9 @@ export async function registerDrive(app: StationApp, options: { cookies: CookieH
 }
 
 /**
- * The embedded store's read-only gateway on `IPFS_GATEWAY`'s port (Kubo serves its own). Listens on the
- * gateway URL's host when it is a loopback name, else on `HOST`; null (and a log line) when it cannot.
+ * The embedded store's read-only gateway on `IPFS_GATEWAY`'s port (Kubo serves its own). Listens on `HOST`,
+ * or on the loopback host an explicit IPFS_GATEWAY names (src/config/listen.ts); null when there is none to
+ * start (Kubo, an https IPFS_GATEWAY); a StartupError when it cannot listen.
  */
 export async function startDriveGateway(
   config: Config,
@@ -54,9 +56,7 @@ export async function startDriveGateway(
     logger.info({ gateway: config.ipfsGateway }, 'IPFS_GATEWAY is not plain http: no local gateway started');
     return null;
   }
-  const hostname = url.hostname.replace(/^\[|\]$/g, '');
-  const loopback = ['localhost', '127.0.0.1', '::1'].includes(hostname);
-  const host = loopback ? hostname : config.host;
+  const host = config.listen.gateway;
   const explorer = await loadExplorer();
   const route = {
     cid: explorer.cid,
@@ -64,13 +64,17 @@ export async function startDriveGateway(
     policy: (req: { headers: { host?: string } }) =>
       explorerPolicy(explorer, apiSources(apiUrl, req.headers.host)),
   };
+  const port = Number(url.port || 80);
   try {
-    const port = Number(url.port || 80);
     const gateway = await startGateway(store, { host, port, logger, explorer: route });
     logger.info({ url: gateway.url }, 'embedded IPFS gateway listening');
     return gateway;
   } catch (error) {
-    logger.warn({ err: error, gateway: config.ipfsGateway }, 'embedded IPFS gateway could not start');
-    return null;
+    // Without it every explorer_url would open another program: start-up stops, naming IPFS_GATEWAY
+    // (docs/decisions.md, "A gateway that cannot listen stops start-up").
+    const names = { port: 'IPFS_GATEWAY', host: host === config.host ? 'HOST' : 'IPFS_GATEWAY' };
+    const remedy =
+      'stop that program, or set IPFS_GATEWAY to a free port (or IPFS_API to the Kubo node behind it)';
+    throw listenFailureAsStartupError(error, names, { host, port }, remedy) ?? error;
   }
 }

@@ -3,10 +3,11 @@ import { TooLarge } from '../errors.js';
 
 export class QuotaExceededError extends TooLarge {
   constructor(limitBytes: number) {
-    super(
-      'QUOTA_EXCEEDED',
-      `The file does not fit in the drive quota of ${Math.floor(limitBytes / 1048576)} MB.`,
-    );
+    const megabytes = Math.floor(limitBytes / 1048576);
+    super('QUOTA_EXCEEDED', {
+      en: `The file does not fit in the drive quota of ${megabytes} MB.`,
+      fr: `Le fichier ne tient pas dans le quota du uDRIVE (${megabytes} Mo).`,
+    });
   }
 }
 

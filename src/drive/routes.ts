@@ -1,6 +1,8 @@
 import { localTimestamp } from '../clock.js';
 import { receiveOwnedUpload, type UploadedFile } from '../http/upload-form.js';
+import { answerLanguage, inAnswerLanguage } from '../http/request-language.js';
 import { errorResponses } from '../http/schemas.js';
+import type { Language } from '../i18n/localized.js';
 import type { StationApp } from '../http/station-app.js';
 import type { UserRecord } from '../identity/user-files.js';
 import type { CookieHandoff } from './cookie-handoff.js';
@@ -14,6 +16,8 @@ import {
   UploadBody,
 } from './schemas.js';
 import { quotaLimit } from './quota.js';
+import { driveAnnouncedLimit } from '../http/announced-length.js';
+import { COOKIE_MAX_BYTES } from '../cookies/size-limit.js';
 
 export interface DriveRoutesOptions {
   /** Cookie intake (src/cookies/): cookie-looking uploads go there, never to the drive. */
@@ -23,9 +27,9 @@ export interface DriveRoutesOptions {
 const TAGS = ['drive'];
 
 /** Puts an authenticated, staged, non-cookie upload in the owner's drive; `/api/fileupload` reuses it. */
-export async function uploadToDrive(app: StationApp, user: UserRecord, file: UploadedFile) {
+export async function uploadToDrive(app: StationApp, user: UserRecord, file: UploadedFile, lang: Language) {
   const result = await app.drive.commit(user, file, { fileName: file.fileName, source: { kind: 'upload' } });
-  return uploadAnswer(result, file.fileName, app.clock.now());
+  return uploadAnswer(result, file.fileName, app.clock.now(), lang);
 }
 
 /** Longest `description` form field kept (the UPlanet pages send a sentence or two). */
@@ -40,11 +44,12 @@ export async function uploadMediaToDrive(
   user: UserRecord,
   file: UploadedFile,
   fields: Readonly<Record<string, string>>,
+  lang: Language,
 ) {
   const result = await app.drive.commit(user, file, { fileName: file.fileName, source: { kind: 'upload' } });
   const given = fields.description?.trim().slice(0, MAX_DESCRIPTION) || undefined;
   const media = await app.media.describe(user, result, given);
-  return fileUploadAnswer(result, media, file.fileName, app.clock.now());
+  return fileUploadAnswer(result, media, file.fileName, app.clock.now(), lang);
 }
 
 /** The drive endpoints of docs/api-contract.md §7: upload, copy from a public drive, delete. Owner only. */
@@ -71,11 +76,13 @@ export async function driveRoutes(app: StationApp, options: DriveRoutesOptions):
         staging: app.drive.staging,
         limits: [quotaLimit(app.drive.quotaBytes)],
         gate: app.uploadLimits,
+        announced: driveAnnouncedLimit(app, COOKIE_MAX_BYTES),
       });
       try {
         const { file, owner } = upload;
-        if (cookies.looksLikeCookies(file.head)) return await cookies.accept(owner.user, file);
-        return await uploadToDrive(app, owner.user, file);
+        const lang = answerLanguage(request);
+        if (cookies.looksLikeCookies(file.head)) return await cookies.accept(owner.user, file, lang);
+        return await uploadToDrive(app, owner.user, file, lang);
       } finally {
         await upload.finish();
       }
@@ -99,7 +106,10 @@ export async function driveRoutes(app: StationApp, options: DriveRoutesOptions):
       const result = await app.drive.copyFrom(user, request.body.ipfs_link);
       return {
         success: true as const,
-        message: `Copied into your drive as ${result.entry.path}.`,
+        message: inAnswerLanguage(request, {
+          en: `Copied into your drive as ${result.entry.path}.`,
+          fr: `Copié dans votre uDRIVE sous ${result.entry.path}.`,
+        }),
         file_path: result.filePath,
         file_type: result.entry.file_type,
         new_cid: result.rootCid,
@@ -128,7 +138,10 @@ export async function driveRoutes(app: StationApp, options: DriveRoutesOptions):
       const { entry, rootCid } = await app.drive.delete(user, request.body.file_path);
       return {
         success: true as const,
-        message: `${entry.path} deleted from your drive.`,
+        message: inAnswerLanguage(request, {
+          en: `${entry.path} deleted from your drive.`,
+          fr: `${entry.path} supprimé de votre uDRIVE.`,
+        }),
         deleted_file: entry.path,
         new_cid: rootCid,
         timestamp: localTimestamp(app.clock.now()),

@@ -153,7 +153,10 @@ export class DriveService extends DriveReader {
       const limit = heldWhole(staged) ? this.imports : this.streamedImports;
       const added = await limit(() => this.deps.store.addFile(staged.path, importOptions(staged, batch)));
       if (added.size !== staged.size)
-        throw new StationError('STORE_SIZE_MISMATCH', 'The content store did not receive the whole file.');
+        throw new StationError('STORE_SIZE_MISMATCH', {
+          en: 'The content store did not receive the whole file.',
+          fr: 'Le stockage de contenu n’a pas reçu le fichier entier.',
+        });
       const placement = {
         staged,
         added,
@@ -182,7 +185,11 @@ export class DriveService extends DriveReader {
 
   private async deleteNow(user: UserRecord, filePath: string): Promise<Removal> {
     const target = parseDrivePath(filePath);
-    if (!target) throw new NotFound('FILE_NOT_FOUND', 'There is no such file in the drive.');
+    if (!target)
+      throw new NotFound('FILE_NOT_FOUND', {
+        en: 'There is no such file in the drive.',
+        fr: 'Ce fichier n’existe pas dans le uDRIVE.',
+      });
     await this.deps.ready(user);
     const removal = outcomeValue<Removal>(await this.submit(user, { kind: 'remove', path: target.path }));
     this.told(user, 'file deleted', removal.entry, removal.rootCid);

@@ -16,7 +16,6 @@ import { MediaService } from './media/service.js';
 import { DriveMigration } from './migrate/migration.js';
 import { DriveService } from './service.js';
 import { EmbeddedStore } from './store/embedded.js';
-import { KuboStore } from './store/kubo.js';
 import type { ContentStore } from './store/types.js';
 
 /** A staged file untouched this long at start-up belongs to no upload in progress. */
@@ -58,8 +57,10 @@ export async function openDriveServices(config: Config, deps: DriveServicesDeps)
   const db = await openDriveDb(storeDir);
   const reads = new DriveReads(db);
   const embedded = deps.store || config.ipfsApi ? null : await EmbeddedStore.open(storeDir, db);
-  const store: ContentStore =
-    deps.store ?? embedded ?? new KuboStore(config.ipfsApi!, { logger: deps.logger });
+  // kubo-rpc-client takes a third of a second to load: only a station on Kubo pays for it (bench/cli.ts).
+  const kubo = async () =>
+    new (await import('./store/kubo.js')).KuboStore(config.ipfsApi!, { logger: deps.logger });
+  const store: ContentStore = deps.store ?? embedded ?? (await kubo());
   const links = deps.links ?? (() => driveLinks(config));
   const { clock, logger } = deps;
   const driveDir = (user: Pick<UserRecord, 'email'>) => drive.driveDir(user);
@@ -142,6 +143,8 @@ export async function openDriveServices(config: Config, deps: DriveServicesDeps)
       background.abort();
       for (const stop of stops) stop();
       await drive.drain();
+      // Uploads cut by the stop (station.ts) leave nothing staged for the next start to find.
+      await drive.staging.removeOwn();
       await exports.all();
       media.close();
       await store.close();

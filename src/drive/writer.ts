@@ -102,7 +102,10 @@ export class DriveWriter {
       this.done.set(target.hex, (await this.materialize(plan)) ? committed.intentIds : []);
       return plan.outcomes;
     }
-    throw new TryLater('DRIVE_BUSY', 'The drive is busy with other changes; try again shortly.');
+    throw new TryLater('DRIVE_BUSY', {
+      en: 'The drive is busy with other changes; try again shortly.',
+      fr: 'Le uDRIVE est occupé par d’autres changements ; réessayez dans un instant.',
+    });
   }
 
   /**

@@ -27,20 +27,31 @@ export async function resolveWallet(
   const key = input.trim();
   if (key.includes('@')) {
     if (!normaliseEmail(key)) {
-      throw new InvalidInput('INVALID_EMAIL', 'A valid e-mail address is required (name@domain.tld).');
+      throw new InvalidInput('INVALID_EMAIL', {
+        en: 'A valid e-mail address is required (name@domain.tld).',
+        fr: 'Une adresse e-mail valide est requise (nom@domaine.tld).',
+      });
     }
     const user = await users.findByEmail(key);
-    if (!user) throw new NotFound('UNKNOWN_USER', 'No local user has this e-mail address.');
+    if (!user)
+      throw new NotFound('UNKNOWN_USER', {
+        en: 'No local user has this e-mail address.',
+        fr: 'Aucun utilisateur de cette station n’a cette adresse e-mail.',
+      });
     const address = user.g1pub ? toG1Address(user.g1pub) : null;
-    if (!address) throw new NotFound('NO_WALLET', 'This user has no Ğ1 wallet (G1PUBNOSTR).');
+    if (!address)
+      throw new NotFound('NO_WALLET', {
+        en: 'This user has no Ğ1 wallet (G1PUBNOSTR).',
+        fr: 'Cet utilisateur n’a pas de portefeuille Ğ1 (G1PUBNOSTR).',
+      });
     return { g1pub: user.g1pub!, address };
   }
   const address = toG1Address(key);
   if (!address) {
-    throw new InvalidInput(
-      'INVALID_G1PUB',
-      'g1pub must be a Ğ1 public key (v1 base58 or g1… SS58 address) or the e-mail of a local user.',
-    );
+    throw new InvalidInput('INVALID_G1PUB', {
+      en: 'g1pub must be a Ğ1 public key (v1 base58 or g1… SS58 address) or the e-mail of a local user.',
+      fr: 'g1pub doit être une clé publique Ğ1 (base58 v1 ou adresse SS58 g1…) ou l’e-mail d’un utilisateur de cette station.',
+    });
   }
   return { g1pub: key, address };
 }

@@ -1,6 +1,7 @@
 import pLimit from 'p-limit';
 import { Type, type Static } from 'typebox';
 import { StationError, InvalidInput, DependencyError } from '../errors.js';
+import { inAnswerLanguage } from '../http/request-language.js';
 import { errorResponses } from '../http/schemas.js';
 import type { StationApp } from '../http/station-app.js';
 import { balanceReport } from './balance.js';
@@ -53,12 +54,15 @@ export async function balancesRoutes(app: StationApp): Promise<void> {
     async (request) => {
       const keys = keysOf(request.query.g1pubs);
       if (keys.length === 0)
-        throw new InvalidInput('MISSING_G1PUBS', 'Give g1pubs: keys separated by commas.');
+        throw new InvalidInput('MISSING_G1PUBS', {
+          en: 'Give g1pubs: keys separated by commas.',
+          fr: 'Donnez g1pubs : des clés séparées par des virgules.',
+        });
       if (keys.length > MAX_BATCH_KEYS)
-        throw new InvalidInput(
-          'TOO_MANY_KEYS',
-          `At most ${MAX_BATCH_KEYS} keys per request (${keys.length} given).`,
-        );
+        throw new InvalidInput('TOO_MANY_KEYS', {
+          en: `At most ${MAX_BATCH_KEYS} keys per request (${keys.length} given).`,
+          fr: `Au plus ${MAX_BATCH_KEYS} clés par requête (${keys.length} données).`,
+        });
       const limit = pLimit(LOOKUPS_AT_ONCE);
       const outcomes = await Promise.all(
         keys.map((key) =>
@@ -79,7 +83,7 @@ export async function balancesRoutes(app: StationApp): Promise<void> {
         const outcome = outcomes[index]!;
         balances[key] =
           outcome instanceof StationError
-            ? { g1pub: key, detail: outcome.message, code: outcome.code }
+            ? { g1pub: key, detail: inAnswerLanguage(request, outcome.detail), code: outcome.code }
             : outcome;
       });
       return { balances, count: keys.length, errors: failures.length };

@@ -27,6 +27,13 @@ export interface GraphqlPoolOptions {
 
 type Failure = 'timeout' | 'down' | 'failed';
 
+/** How a French detail names the dependency at the start of its sentence ("The Ğ1 indexer"). */
+const FRENCH_SUBJECTS: Record<Dependency, string> = {
+  indexer: 'L’indexeur Ğ1',
+  'content store': 'Le stockage de contenu',
+  mail: 'Le serveur de mail',
+};
+
 class EndpointError extends Error {
   constructor(
     readonly kind: Failure,
@@ -91,7 +98,10 @@ export class GraphqlPool {
       throw new DependencyError(
         this.dependency,
         'down',
-        `The Ğ1 ${this.dependency} is unreachable: its last ${error.failures} queries failed; asked again within ${seconds} s.`,
+        {
+          en: `The Ğ1 ${this.dependency} is unreachable: its last ${error.failures} queries failed; asked again within ${seconds} s.`,
+          fr: `${FRENCH_SUBJECTS[this.dependency]} est injoignable : ses ${error.failures} dernières requêtes ont échoué ; nouvel essai d’ici ${seconds} s.`,
+        },
         seconds,
       );
     }
@@ -177,25 +187,25 @@ export class GraphqlPool {
   }
 
   private summarise(failures: Failure[]): DependencyError {
-    const tried = `${failures.length} server${failures.length > 1 ? 's' : ''} tried`;
+    const many = failures.length > 1 ? 's' : '';
+    const tried = `${failures.length} server${many} tried`;
+    const triedFr = `${failures.length} serveur${many} essayé${many}`;
+    const subject = FRENCH_SUBJECTS[this.dependency];
     if (failures.every((f) => f === 'timeout')) {
-      return new DependencyError(
-        this.dependency,
-        'timeout',
-        `The Ğ1 ${this.dependency} timed out (${tried}).`,
-      );
+      return new DependencyError(this.dependency, 'timeout', {
+        en: `The Ğ1 ${this.dependency} timed out (${tried}).`,
+        fr: `${subject} n’a pas répondu à temps (${triedFr}).`,
+      });
     }
     if (failures.every((f) => f === 'failed')) {
-      return new DependencyError(
-        this.dependency,
-        'failed',
-        `The Ğ1 ${this.dependency} gave unusable answers (${tried}).`,
-      );
+      return new DependencyError(this.dependency, 'failed', {
+        en: `The Ğ1 ${this.dependency} gave unusable answers (${tried}).`,
+        fr: `${subject} a donné des réponses inutilisables (${triedFr}).`,
+      });
     }
-    return new DependencyError(
-      this.dependency,
-      'down',
-      `The Ğ1 ${this.dependency} is unreachable (${tried}).`,
-    );
+    return new DependencyError(this.dependency, 'down', {
+      en: `The Ğ1 ${this.dependency} is unreachable (${tried}).`,
+      fr: `${subject} est injoignable (${triedFr}).`,
+    });
   }
 }

@@ -34,7 +34,11 @@ function decodeCursor(cursor: string): Position {
   const position = CURSOR_TEXT.test(cursor)
     ? POSITION.exec(Buffer.from(cursor, 'base64url').toString())
     : null;
-  if (!position) throw new InvalidInput('INVALID_CURSOR', 'cursor must be a next_cursor this service gave.');
+  if (!position)
+    throw new InvalidInput('INVALID_CURSOR', {
+      en: 'cursor must be a next_cursor this service gave.',
+      fr: 'cursor doit être un next_cursor donné par ce service.',
+    });
   return { timeMs: Number(position[1]), skip: Number(position[2]) };
 }
 
@@ -44,7 +48,10 @@ export function parsePaging(query: { limit?: string; cursor?: string }): Paging 
   // The schema lets through digits only (a number type would let ajv turn 1e309 into Infinity).
   const limit = query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
-    throw new InvalidInput('INVALID_LIMIT', `limit must be a whole number from 1 to ${MAX_LIMIT}.`);
+    throw new InvalidInput('INVALID_LIMIT', {
+      en: `limit must be a whole number from 1 to ${MAX_LIMIT}.`,
+      fr: `limit doit être un nombre entier de 1 à ${MAX_LIMIT}.`,
+    });
   }
   return { limit, after: query.cursor === undefined ? null : decodeCursor(query.cursor) };
 }

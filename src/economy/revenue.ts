@@ -35,7 +35,10 @@ export interface RevenueReport {
 export function parseYearFilter(year: string | undefined): string {
   if (year === undefined || year === '' || year === 'all') return 'all';
   if (/^\d{4}$/.test(year)) return year;
-  throw new InvalidInput('INVALID_YEAR', 'year must be a four-digit year (e.g. 2025) or "all".');
+  throw new InvalidInput('INVALID_YEAR', {
+    en: 'year must be a four-digit year (e.g. 2025) or "all".',
+    fr: 'year doit être une année à quatre chiffres (par exemple 2025) ou « all ».',
+  });
 }
 
 interface Sale {

@@ -62,8 +62,7 @@ function sendJson<R extends object, K extends keyof R & string>(
  */
 export async function economyRoutes(app: StationApp): Promise<void> {
   const views = await sharedViews();
-  const { wallets, salesMarker, ipfsGateway } = app.config;
-  const gateway = ipfsGateway.replace(/\/+$/, '');
+  const { wallets, salesMarker } = app.config;
   const revenue = new ReadoutCache<RevenueReport>();
   const society = new ReadoutCache<SocietyReport>();
 
@@ -83,7 +82,10 @@ export async function economyRoutes(app: StationApp): Promise<void> {
       const html = wantsHtml(request.query);
       if (!g1pub?.trim()) {
         if (html) return page(views, request, reply, 'economy/balance', { report: null, query: '' });
-        throw new InvalidInput('MISSING_G1PUB', 'Give g1pub: a Ğ1 public key or the e-mail of a local user.');
+        throw new InvalidInput('MISSING_G1PUB', {
+          en: 'Give g1pub: a Ğ1 public key or the e-mail of a local user.',
+          fr: 'Donnez g1pub : une clé publique Ğ1 ou l’e-mail d’un utilisateur de cette station.',
+        });
       }
       const report = await balanceReport(g1pub, { users: app.users, ledger: app.ledger });
       if (!html) return report;
@@ -108,6 +110,8 @@ export async function economyRoutes(app: StationApp): Promise<void> {
       const incoming = reading.value;
       const readout = society.get(incoming, 'all', () => societyReadout(incoming, wallets, app.clock.now()));
       if (!wantsHtml(request.query)) return sendJson(request, reply, readout, 'transfers', paging, reading);
+      // The station's gateway as this client reaches it (src/http/public-urls.ts).
+      const gateway = app.publicUrls(request).gateway;
       const nodeUrl = (node: string) => `${gateway}/ipns/${encodeURIComponent(node)}`;
       return page(views, request, reply, 'economy/society', { report: readout.report, nodeUrl });
     },

@@ -48,7 +48,10 @@ export interface ReadOptions {
 }
 
 function malformed(what: string): DependencyError {
-  return new DependencyError('indexer', 'failed', `The Ğ1 indexer sent a malformed answer (${what}).`);
+  return new DependencyError('indexer', 'failed', {
+    en: `The Ğ1 indexer sent a malformed answer (${what}).`,
+    fr: `L’indexeur Ğ1 a envoyé une réponse mal formée (${what}).`,
+  });
 }
 
 /** Big integers arrive as JSON strings (PostGraphile BigInt) or numbers; both must be whole and safe. */
@@ -126,10 +129,10 @@ export class SquidLedger {
       if (typeof info.endCursor !== 'string' || info.endCursor === cursor) throw malformed('pageInfo');
       cursor = info.endCursor;
     }
-    throw new DependencyError(
-      'indexer',
-      'failed',
-      `The transfer history of ${address} is longer than ${this.maxPages * this.pageSize} transfers.`,
-    );
+    const most = this.maxPages * this.pageSize;
+    throw new DependencyError('indexer', 'failed', {
+      en: `The transfer history of ${address} is longer than ${most} transfers.`,
+      fr: `L’historique des virements de ${address} dépasse ${most} virements.`,
+    });
   }
 }

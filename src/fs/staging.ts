@@ -213,6 +213,19 @@ export class StagingArea {
     void this.sweep(24 * periodMs).catch(onError);
   }
 
+  /**
+   * Removes the files this area staged that were neither moved nor discarded: once its users have stopped
+   * (the station closing after cutting the uploads still running), so that a stop leaves no staged part.
+   * Other processes' files (PM2 workers, the CLI) have other prefixes and stay.
+   */
+  async removeOwn(): Promise<number> {
+    const own = `.${this.namePrefix}-`;
+    const names = await readdir(this.dir).catch(() => [] as string[]);
+    const mine = names.filter((name) => name.startsWith(own) && name.endsWith('.part'));
+    await Promise.all(mine.map((name) => rm(join(this.dir, name), { force: true })));
+    return mine.length;
+  }
+
   /** Removes what interrupted receptions left behind (files untouched for `olderThanMs`). */
   async sweep(olderThanMs: number, now = Date.now()): Promise<number> {
     let removed = 0;

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { InvalidInput } from '../errors.js';
+import { inAnswerLanguage } from '../http/request-language.js';
 import { errorResponses } from '../http/schemas.js';
 import type { StationApp } from '../http/station-app.js';
 import { CellKeys } from './cell-keys.js';
@@ -113,7 +114,10 @@ export async function geolinksRoutes(app: StationApp): Promise<void> {
       const lat = parseCoordinate(request.query.lat, 90);
       const lon = parseCoordinate(request.query.lon, 180);
       if (lat === null || lon === null)
-        throw new InvalidInput('INVALID_COORDINATES', 'lat (±90) and lon (±180) must be decimal numbers.');
+        throw new InvalidInput('INVALID_COORDINATES', {
+          en: 'lat (±90) and lon (±180) must be decimal numbers.',
+          fr: 'lat (±90) et lon (±180) doivent être des nombres décimaux.',
+        });
       const umap = [lat.toFixed(2), lon.toFixed(2)] as const;
       // Filled below with every direction of every level.
       const answer = { umaps: {}, sectors: {}, regions: {} } as Record<
@@ -139,7 +143,10 @@ export async function geolinksRoutes(app: StationApp): Promise<void> {
       reply.header('cache-control', 'public, max-age=86400');
       return {
         success: true,
-        message: `Neighbouring cells of UMAP (${umap[0]}, ${umap[1]})`,
+        message: inAnswerLanguage(request, {
+          en: `Neighbouring cells of UMAP (${umap[0]}, ${umap[1]})`,
+          fr: `Cases voisines de l’UMAP (${umap[0]}, ${umap[1]})`,
+        }),
         umap_coordinates: { lat, lon },
         ...answer,
         cells,

@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { localTimestamp } from '../clock.js';
 import { StationError, NotFound, Unauthenticated } from '../errors.js';
 import { AnswerWithStatus } from '../http/error-status.js';
+import { inAnswerLanguage } from '../http/request-language.js';
 import { ErrorBody, errorResponses } from '../http/schemas.js';
 import type { StationApp } from '../http/station-app.js';
 import { parsePubkey } from '../identity/pubkey.js';
@@ -80,7 +81,7 @@ export async function myGpsRoutes(app: StationApp): Promise<void> {
           const key = parsePubkey(request.query.npub);
           const issued = key ? await app.auth.challenges.issue(key.hex, request.ip) : null;
           return reply.status(403).send({
-            detail: error.message,
+            detail: inAnswerLanguage(request, error.detail),
             code: error.code,
             ...(issued ? { nip42_challenge: issued.challenge, expires_in: issued.expiresIn } : {}),
           });
@@ -92,7 +93,11 @@ export async function myGpsRoutes(app: StationApp): Promise<void> {
       const { auth, user } = owner;
       const dir = app.users.dirFor(user.email);
       const gps = parseGps((await readText(join(dir, 'GPS'))) ?? '');
-      if (!gps) throw new NotFound('GPS_NOT_SET', 'No position is recorded for this user (GPS file).');
+      if (!gps)
+        throw new NotFound('GPS_NOT_SET', {
+          en: 'No position is recorded for this user (GPS file).',
+          fr: 'Aucune position n’est enregistrée pour cet utilisateur (fichier GPS).',
+        });
       const nostrns = await readText(join(dir, 'NOSTRNS'));
       return {
         success: true,
@@ -109,7 +114,10 @@ export async function myGpsRoutes(app: StationApp): Promise<void> {
         home_http_url: null,
         home_myipfs: null,
         ipfsnodeid: app.config.ipfsNodeId,
-        message: 'GPS coordinates retrieved successfully',
+        message: inAnswerLanguage(request, {
+          en: 'GPS coordinates retrieved successfully',
+          fr: 'Coordonnées GPS obtenues',
+        }),
         timestamp: localTimestamp(app.clock.now()),
       };
     },

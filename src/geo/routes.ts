@@ -58,17 +58,21 @@ const SystemBody = Type.Object({
 function readQuery(query: Static<typeof Query>): SystemQuery {
   const given = (value: string | undefined) => value !== undefined && value !== '';
   if (!given(query.lat) && !given(query.lon)) {
-    if (given(query.deg)) throw new InvalidInput('INVALID_COORDINATES', 'deg needs lat and lon.');
+    if (given(query.deg))
+      throw new InvalidInput('INVALID_COORDINATES', {
+        en: 'deg needs lat and lon.',
+        fr: 'deg demande lat et lon.',
+      });
     return { center: null, deg: 0 };
   }
   const lat = parseCoordinate(query.lat, 90);
   const lon = parseCoordinate(query.lon, 180);
   const deg = given(query.deg) ? parseCoordinate(query.deg, 180) : 1;
   if (lat === null || lon === null || deg === null || deg <= 0) {
-    throw new InvalidInput(
-      'INVALID_COORDINATES',
-      'lat (±90), lon (±180) and deg (the window side, 0.01 to 180 degrees) must be decimal numbers.',
-    );
+    throw new InvalidInput('INVALID_COORDINATES', {
+      en: 'lat (±90), lon (±180) and deg (the window side, 0.01 to 180 degrees) must be decimal numbers.',
+      fr: 'lat (±90), lon (±180) et deg (le côté de la fenêtre, de 0.01 à 180 degrés) doivent être des nombres décimaux.',
+    });
   }
   return { center: { lat, lon }, deg };
 }
@@ -116,12 +120,14 @@ export async function geoRoutes(app: StationApp): Promise<void> {
       const data = await report.get(readQuery(request.query), { emails });
       // An answer with e-mails must not be kept by a shared cache and handed to someone else.
       if (emails) reply.header('cache-control', 'private, no-store');
+      // The API, relay and gateway as this client reaches them (PUBLIC_URL, else the host it came by).
+      const urls = app.publicUrls(request);
       const body = {
         version: VERSION,
-        uSPOT: `${request.protocol}://${request.host}`,
-        myRELAY: app.relay.url,
+        uSPOT: urls.api,
+        myRELAY: urls.relay,
         IPFSNODEID: app.config.ipfsNodeId,
-        myIPFS: app.config.ipfsGateway,
+        myIPFS: urls.gateway,
         UPLANETG1PUB: app.config.wallets.distribution,
         ...data,
       };

@@ -1,8 +1,9 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ErrorBody } from './error-handler.js';
-import { StationError } from '../errors.js';
+import { StationError, type ErrorCode } from '../errors.js';
+import { chooseLanguage } from '../i18n/language.js';
+import type { Localized } from '../i18n/localized.js';
 import { statusOf } from './error-status.js';
 
 /** Longer URLs are 414, whether Node's parser or a route sees them first. */
@@ -10,13 +11,18 @@ export const MAX_URL_LENGTH = 8 * 1024;
 /** How long a refused connection stays open to let the client read the answer before it is torn down. */
 const LINGER_MS = 2_000;
 
-/** Its status is its code's (error-status.ts). */
-type Answer = ErrorBody;
+/** Its status is its code's (error-status.ts); the detail in both languages, as every error's. */
+type Answer = { code: ErrorCode; detail: Localized };
 
 const TOO_LONG: Answer = {
   code: 'URI_TOO_LONG',
-  detail: `The request URL is longer than ${MAX_URL_LENGTH} bytes.`,
+  detail: {
+    en: `The request URL is longer than ${MAX_URL_LENGTH} bytes.`,
+    fr: `L’URL de la requête dépasse ${MAX_URL_LENGTH} octets.`,
+  },
 };
+
+const INTERNAL: Answer = { code: 'INTERNAL', detail: { en: 'Internal error', fr: 'Erreur interne' } };
 
 /**
  * Node's parser reports an over-long request line and over-long headers alike (HPE_HEADER_OVERFLOW); the
@@ -31,7 +37,13 @@ function overflowAnswer(raw: Buffer | undefined): Answer {
   const requestLine =
     eol === -1 ? startsRequest : endsRequestLine && (!startsRequest || line.length > MAX_URL_LENGTH);
   if (requestLine) return TOO_LONG;
-  return { code: 'HEADERS_TOO_LARGE', detail: 'The request headers are too large.' };
+  return {
+    code: 'HEADERS_TOO_LARGE',
+    detail: {
+      en: 'The request headers are too large.',
+      fr: 'Les en-têtes de la requête sont trop volumineux.',
+    },
+  };
 }
 
 function answerFor(error: NodeJS.ErrnoException & { rawPacket?: Buffer }): Answer {
@@ -39,12 +51,35 @@ function answerFor(error: NodeJS.ErrnoException & { rawPacket?: Buffer }): Answe
     case 'HPE_HEADER_OVERFLOW':
       return overflowAnswer(error.rawPacket);
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return { code: 'CHUNK_EXTENSIONS_TOO_LARGE', detail: 'Chunk extensions are too large.' };
+      return {
+        code: 'CHUNK_EXTENSIONS_TOO_LARGE',
+        detail: {
+          en: 'Chunk extensions are too large.',
+          fr: 'Les extensions de bloc (chunk) sont trop volumineuses.',
+        },
+      };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return { code: 'REQUEST_TIMEOUT', detail: 'The request did not arrive in time.' };
+      return {
+        code: 'REQUEST_TIMEOUT',
+        detail: { en: 'The request did not arrive in time.', fr: 'La requête n’est pas arrivée à temps.' },
+      };
     default:
-      return { code: 'MALFORMED_REQUEST', detail: 'The request is not valid HTTP/1.1.' };
+      return {
+        code: 'MALFORMED_REQUEST',
+        detail: { en: 'The request is not valid HTTP/1.1.', fr: 'La requête n’est pas du HTTP/1.1 valide.' },
+      };
   }
+}
+
+/**
+ * The language asked for in what the parser saw of the request (`?lang=` on the request line, then an
+ * `Accept-Language` line), as for any other answer; English when it says nothing (docs/api-contract.md §6).
+ */
+function rawLanguage(raw: Buffer | undefined) {
+  const text = raw?.toString('latin1') ?? '';
+  const lang = /^[A-Z]+ \S*[?&]lang=(fr|en)\b/.exec(text)?.[1];
+  const acceptLanguage = /\r\naccept-language:[ \t]*([^\r\n]*)/i.exec(text)?.[1];
+  return chooseLanguage({ lang, acceptLanguage }, 'en');
 }
 
 const refused = new WeakSet<Socket>();
@@ -70,13 +105,14 @@ export function answerClientError(
   refused.add(socket);
   const answer = answerFor(failure);
   const status = statusOf(answer.code);
-  log?.info({ code: answer.code, status, parser: failure.code }, answer.detail);
+  log?.info({ code: answer.code, status, parser: failure.code }, answer.detail.en);
   const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (!socket.writable || inFlight?.headersSent) {
     socket.destroy();
     return;
   }
-  const body = JSON.stringify({ detail: answer.detail, code: answer.code });
+  const detail = answer.detail[rawLanguage(failure.rawPacket)];
+  const body = JSON.stringify({ detail, code: answer.code });
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +
@@ -92,17 +128,25 @@ export function answerClientError(
 }
 
 /** Fastify's `frameworkErrors`: a malformed URL, or a path parameter longer than the router accepts. */
-export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const answer: Answer =
     error.code === 'FST_ERR_MAX_PARAM_LENGTH'
       ? TOO_LONG
       : error.code === 'FST_ERR_BAD_URL'
-        ? { code: 'BAD_URL', detail: 'The request URL is not valid (bad percent-encoding).' }
-        : { code: 'INTERNAL', detail: 'Internal error' };
+        ? {
+            code: 'BAD_URL',
+            detail: {
+              en: 'The request URL is not valid (bad percent-encoding).',
+              fr: 'L’URL de la requête n’est pas valide (mauvais encodage en pourcentage).',
+            },
+          }
+        : INTERNAL;
+  // The URL could not be parsed: only the header tells the language.
+  const lang = chooseLanguage({ acceptLanguage: request.headers['accept-language'] }, 'en');
   void reply
     .status(statusOf(answer.code))
     .type('application/json; charset=utf-8')
-    .send({ detail: answer.detail, code: answer.code });
+    .send({ detail: answer.detail[lang], code: answer.code });
 }
 
 /** Refuses URLs longer than MAX_URL_LENGTH that Node's parser let through. */

@@ -19,7 +19,7 @@ const PUBLIC_READS: readonly { methods: readonly string[]; path: RegExp }[] = [
  * ambient login, so another site's page can do nothing with them that its user did not sign.
  */
 const NOSTR_CLIENT_PATHS =
-  /^\/(upload|mirror|list\/[^/]+|[0-9a-f]{64}(\.[A-Za-z0-9]{1,12})?|\.well-known\/nostr\/nip96\.json|upload2ipfs(\/[0-9a-f]{64}(\.[A-Za-z0-9]{1,12})?)?)$/;
+  /^\/(upload|mirror|media|report|list\/[^/]+|[0-9a-f]{64}(\.[A-Za-z0-9]{1,12})?|\.well-known\/nostr\/nip96\.json|upload2ipfs(\/[0-9a-f]{64}(\.[A-Za-z0-9]{1,12})?)?)$/;
 const NOSTR_CLIENT_HEADERS = [
   'Authorization',
   'Content-Type',
@@ -76,9 +76,9 @@ export function isPublicRead(request: FastifyRequest): boolean {
 }
 
 /**
- * CORS (README, "Protection"): public reads are open to every origin (`*`, no credentials); everything else
- * — authenticated routes, registration, whatever is added later — only to the station's own origins
- * (PUBLIC_URL, the IPFS gateway, CORS_ORIGINS, the API itself), whose origin is reflected. A foreign origin
+ * CORS (docs/security.md, "Protection"): public reads are open to every origin (`*`, no credentials);
+ * everything else — authenticated routes, registration, whatever is added later — only to the station's own
+ * origins (PUBLIC_URL, the IPFS gateway, CORS_ORIGINS, the API itself), whose origin is reflected. A foreign origin
  * gets no CORS header, so its browser keeps the answer from it, and its preflight is the JSON 404.
  */
 export async function registerCors(app: FastifyInstance): Promise<void> {
@@ -117,5 +117,12 @@ export async function registerCors(app: FastifyInstance): Promise<void> {
       });
       callback(null, { ...ownOnly, origin: own ? origin : false });
     },
+  });
+  // A path no route serves answers the same JSON 404 to everyone: open to every origin, so that a browser
+  // client probing an endpoint this station lacks reads a 404, not a CORS failure. Preflights are not: a
+  // foreign origin's preflight of a route that needs its owner stays a 404 it cannot read.
+  app.addHook('onSend', async (request, reply) => {
+    if (request.is404 && request.method !== 'OPTIONS' && !reply.hasHeader('access-control-allow-origin'))
+      reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', 'X-Reason');
   });
 }

@@ -1,10 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { LRUCache } from 'lru-cache';
 import type { Config } from '../config/config.js';
-
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
-/** A host name or address a CSP source may carry as it is (a Host header is the client's to write). */
-const SAFE_HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)$/i;
+import type { PublicUrls } from './public-urls.js';
 
 /** A ws:/wss: URL as a CSP source: scheme, host, port, and its path unless it is the root. */
 function source(url: URL): string {
@@ -20,25 +16,6 @@ function parse(text: string): URL | null {
   }
 }
 
-/**
- * The relay address a page loaded from `page` uses for `configured`: the server-side twin of
- * `browserRelayUrl` in pages/src/lib/relay-publish.ts (a loopback relay is reached by the page's host name,
- * and over wss: from an HTTPS page). Keep the two in step.
- */
-export function browserRelaySource(
-  configured: string,
-  page: { protocol: string; hostname: string },
-): string | null {
-  const url = parse(configured);
-  if (!url) return null;
-  if (LOOPBACK.has(url.hostname) && !LOOPBACK.has(page.hostname)) {
-    if (!SAFE_HOST.test(page.hostname)) return null;
-    url.hostname = page.hostname;
-  }
-  if (page.protocol === 'https' && url.protocol === 'ws:') url.protocol = 'wss:';
-  return source(url);
-}
-
 /** The relays pages may open WebSockets to: the configured ones, as configured. */
 export function relaySources(config: Pick<Config, 'relayUrl' | 'relay'>, linkUrl: string): string[] {
   const urls = [config.relayUrl, linkUrl, ...config.relay.extraUrls, ...config.relay.publicUrls];
@@ -50,35 +27,38 @@ export function relaySources(config: Pick<Config, 'relayUrl' | 'relay'>, linkUrl
 }
 
 /**
- * `connect-src` for the pages: `'self'` and exactly the station's relays, plus the form the page itself
- * derives from the station relay (its host name, wss: over HTTPS), which depends on the request. No
- * `ws:`/`wss:` wildcard: a page script cannot send anything to a socket elsewhere.
+ * The sources of the pages' policy that depend on the request: `connect-src` is `'self'` and exactly the
+ * station's relays, plus the relay address this client is given (src/http/public-urls.ts: the host it came by,
+ * wss: over HTTPS); `img-src`/`media-src` add the gateway address it is given (drive thumbnails and files).
+ * No `ws:`/`wss:` wildcard: a page script cannot send anything to a socket elsewhere.
  */
-export interface ConnectSources {
-  /** The form a page asked for by this request adds ('' when it adds nothing). */
-  formOf(request: FastifyRequest): string;
-  /** The directive's sources with that form. */
-  sources(form: string): string[];
+export interface PageSources {
+  /** What this request adds, as one string (the key the recorded headers are kept under). */
+  variantOf(request: FastifyRequest): string;
+  connect(variant: string): string[];
+  media(variant: string): string[];
 }
 
-export function connectSources(app: FastifyInstance, config: Config): ConnectSources {
+export function pageSources(app: FastifyInstance, config: Config): PageSources {
   const fixed = relaySources(config, app.relay.url);
-  // Worked out once per scheme and host instead of parsing the relay's URL for every request. The host is
-  // the client's to write: bounded.
-  const forms = new LRUCache<string, string>({ max: 256 });
+  const gateway = new URL(config.ipfsGateway).origin;
+  // One variant per answer of `app.publicUrls`, which keeps its answers (bounded) and returns the same object.
+  const variants = new WeakMap<PublicUrls, string>();
+  const parts = (variant: string) => variant.split(' ');
   return {
-    formOf(request) {
-      // Fastify knows the page's scheme and host through TRUSTED_PROXIES.
-      const page = { protocol: request.protocol, hostname: request.hostname };
-      const key = `${page.protocol} ${page.hostname}`;
-      let form = forms.get(key);
-      if (form === undefined) {
-        const derivedForm = browserRelaySource(app.relay.url, page);
-        form = derivedForm && !fixed.includes(derivedForm) ? derivedForm : '';
-        forms.set(key, form);
+    variantOf(request) {
+      const urls = app.publicUrls(request);
+      let variant = variants.get(urls);
+      if (variant === undefined) {
+        const relay = parse(urls.relay);
+        const relayForm = relay && !fixed.includes(source(relay)) ? source(relay) : '';
+        const media = new URL(urls.gateway).origin;
+        variant = `${relayForm} ${media === gateway ? '' : media}`;
+        variants.set(urls, variant);
       }
-      return form;
+      return variant;
     },
-    sources: (form) => ["'self'", ...fixed, ...(form ? [form] : [])],
+    connect: (variant) => ["'self'", ...fixed, ...parts(variant).slice(0, 1).filter(Boolean)],
+    media: (variant) => [config.ipfsGateway, ...parts(variant).slice(1).filter(Boolean)],
   };
 }

@@ -1,29 +1,16 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DependencyError, StationError, type ErrorCode } from '../errors.js';
+import type { Language, Localized } from '../i18n/localized.js';
 import { errorHeaders, statusOf, statusOfError } from './error-status.js';
 import { sendErrorPage, wantsErrorPage, wantsNotFoundPage } from './error-page.js';
+import { fastifyAnswer, validationDetail } from './fastify-errors.js';
+import { answerLanguage, pageLanguage } from './request-language.js';
+import { closeIfBodyUnread } from './announced-length.js';
 
 export interface ErrorBody {
   detail: string;
   code: ErrorCode;
 }
-
-/** Fastify's own error codes mapped to our stable ones; anything unknown in the 4xx range keeps its status. */
-const FASTIFY_CODES: Record<string, ErrorCode> = {
-  FST_ERR_VALIDATION: 'VALIDATION_FAILED',
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
-  FST_ERR_CTP_EMPTY_JSON_BODY: 'EMPTY_BODY',
-  FST_ERR_CTP_INVALID_JSON_BODY: 'MALFORMED_JSON',
-  FST_ERR_CTP_BODY_TOO_LARGE: 'BODY_TOO_LARGE',
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'BAD_CONTENT_LENGTH',
-  FST_REQ_FILE_TOO_LARGE: 'FILE_TOO_LARGE',
-  FST_PARTS_LIMIT: 'TOO_MANY_PARTS',
-  FST_FILES_LIMIT: 'TOO_MANY_FILES',
-  FST_FIELDS_LIMIT: 'TOO_MANY_FIELDS',
-  FST_PROTO_VIOLATION: 'MALFORMED_MULTIPART',
-  FST_INVALID_MULTIPART_CONTENT_TYPE: 'NOT_MULTIPART',
-  FST_ERR_REP_INVALID_PAYLOAD_TYPE: 'INTERNAL',
-};
 
 const NO_SPACE_CODES = new Set(['ENOSPC', 'EDQUOT']);
 /** The disk failed rather than filled up: an I/O error, or a file system the kernel turned read-only. */
@@ -36,44 +23,43 @@ function hasCode(error: unknown, codes: ReadonlySet<string>, depth = 0): boolean
   return (typeof code === 'string' && codes.has(code)) || hasCode(cause, codes, depth + 1);
 }
 
-type Answer = { status: number; body: ErrorBody };
+/** An answer before its language is chosen: the detail in both (docs/api-contract.md §6). */
+type Answer = { status: number; code: ErrorCode; detail: Localized };
 
 /** An answer whose status is its code's (error-status.ts). */
-const answer = (code: ErrorCode, detail: string): Answer => ({
-  status: statusOf(code),
-  body: { detail, code },
-});
+const answer = (code: ErrorCode, detail: Localized): Answer => ({ status: statusOf(code), code, detail });
 
-function toBody(error: FastifyError | StationError | Error): Answer {
+const INTERNAL: Localized = { en: 'Internal error', fr: 'Erreur interne' };
+
+function toAnswer(error: FastifyError | StationError | Error): Answer {
   if (error instanceof StationError)
-    return { status: statusOfError(error), body: { detail: error.message, code: error.code } };
+    return { status: statusOfError(error), code: error.code, detail: error.detail };
   const fastifyError = error as FastifyError;
-  if (fastifyError.validation) {
-    const context = fastifyError.validationContext ?? 'request';
-    return answer('VALIDATION_FAILED', `Invalid ${context}: ${fastifyError.message}`);
-  }
+  if (fastifyError.validation) return answer('VALIDATION_FAILED', validationDetail(fastifyError));
   // The disk (staging, content store, a drive, the databases) refused a write: the request was fine, the
   // station cannot keep it now. Nothing was half-written (temp file then rename everywhere, one LMDB
   // transaction per change). A disk that failed (EIO) rather than filled up is told apart: 503, logged.
-  if (hasCode(error, NO_SPACE_CODES)) {
-    const detail = 'The station’s disk is full; nothing was written. Try again later or ask its operator.';
-    return answer('INSUFFICIENT_STORAGE', detail);
-  }
-  if (hasCode(error, STORAGE_FAILURE_CODES)) {
-    const detail =
-      'The station’s storage failed (an input/output error); this request was not carried out. Try again later or ask its operator.';
-    return answer('STORAGE_ERROR', detail);
-  }
-  const mapped = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
-  if (mapped) return answer(mapped, fastifyError.message);
+  if (hasCode(error, NO_SPACE_CODES))
+    return answer('INSUFFICIENT_STORAGE', {
+      en: 'The station’s disk is full; nothing was written. Try again later or ask its operator.',
+      fr: 'Le disque de la station est plein ; rien n’a été écrit. Réessayez plus tard ou prévenez son opérateur.',
+    });
+  if (hasCode(error, STORAGE_FAILURE_CODES))
+    return answer('STORAGE_ERROR', {
+      en: 'The station’s storage failed (an input/output error); this request was not carried out. Try again later or ask its operator.',
+      fr: 'Le stockage de la station a échoué (une erreur d’entrée-sortie) ; cette demande n’a pas été exécutée. Réessayez plus tard ou prévenez son opérateur.',
+    });
+  const mapped = fastifyAnswer(fastifyError);
+  if (mapped) return answer(mapped.code, mapped.detail);
   const status = fastifyError.statusCode ?? 500;
-  if (status === 429) return answer('RATE_LIMITED', fastifyError.message);
+  const { message } = fastifyError;
+  if (status === 429) return answer('RATE_LIMITED', { en: message, fr: `Trop de requêtes : ${message}` });
   // Busboy and other parsers throw plain errors for malformed bodies: those are the client's fault.
   if (status >= 400 && status < 500)
-    return { status, body: { detail: fastifyError.message, code: 'BAD_REQUEST' } };
+    return { status, code: 'BAD_REQUEST', detail: { en: message, fr: `Requête refusée : ${message}` } };
   if (/multipart|boundary|unexpected end of form/i.test(error.message))
-    return answer('MALFORMED_MULTIPART', 'Malformed multipart body');
-  return answer('INTERNAL', 'Internal error');
+    return answer('MALFORMED_MULTIPART', { en: 'Malformed multipart body', fr: 'Corps multipart mal formé' });
+  return answer('INTERNAL', INTERNAL);
 }
 
 /**
@@ -93,25 +79,43 @@ const isAbortedByClient = (error: Error) =>
  * client logs the outage once when it starts and once when it ends (src/outage-log.ts). A caller's mistake
  * or a closed connection is the caller's story: `debug`.
  */
-function logFailure(request: FastifyRequest, error: Error, status: number, body: ErrorBody): void {
+function logFailure(request: FastifyRequest, error: Error, { status, code, detail }: Answer): void {
   if (status >= 500 && !(error instanceof DependencyError) && !isAbortedByClient(error))
     request.log.error({ err: error }, 'request failed');
-  else request.log.debug({ code: body.code, status }, body.detail);
+  else request.log.debug({ code, status }, detail.en);
 }
 
+/** The body in `lang`; the code is the same in every language. */
+const bodyIn = ({ code, detail }: Answer, lang: Language): ErrorBody => ({ detail: detail[lang], code });
+
+/**
+ * One answer for every error: `{detail, code}`, the detail in the client's language (the page's, when the
+ * error is shown as a page), `X-Reason` in English (header values are Latin-1).
+ */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const { status, body } = toBody(error);
-    logFailure(request, error, status, body);
+    const answered = toAnswer(error);
+    const { status } = answered;
+    logFailure(request, error, answered);
     if (error instanceof StationError) reply.headers(errorHeaders(error, status));
-    reply.header('x-reason', reasonHeader(body.detail));
-    if (wantsErrorPage(request)) return sendErrorPage(request, reply, status, body);
-    return reply.status(status).type('application/json; charset=utf-8').send(body);
+    reply.header('x-reason', reasonHeader(answered.detail.en));
+    closeIfBodyUnread(request, reply);
+    if (wantsErrorPage(request))
+      return sendErrorPage(request, reply, status, bodyIn(answered, pageLanguage(request)));
+    return reply
+      .status(status)
+      .type('application/json; charset=utf-8')
+      .send(bodyIn(answered, answerLanguage(request)));
   });
   app.setNotFoundHandler((request, reply) => {
-    const detail = `No route for ${request.method} ${request.url.split('?')[0]}`;
-    reply.header('x-reason', reasonHeader(detail));
-    if (wantsNotFoundPage(request)) return sendErrorPage(request, reply, 404, { detail, code: 'NOT_FOUND' });
-    return reply.status(404).send({ detail, code: 'NOT_FOUND' });
+    const path = request.url.split('?')[0];
+    const answered = answer('NOT_FOUND', {
+      en: `No route for ${request.method} ${path}`,
+      fr: `Aucune route pour ${request.method} ${path}`,
+    });
+    reply.header('x-reason', reasonHeader(answered.detail.en));
+    if (wantsNotFoundPage(request))
+      return sendErrorPage(request, reply, 404, bodyIn(answered, pageLanguage(request)));
+    return reply.status(404).send(bodyIn(answered, answerLanguage(request)));
   });
 }

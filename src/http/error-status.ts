@@ -167,7 +167,7 @@ export class AnswerWithStatus extends StationError {
     readonly status: number,
     error: StationError,
   ) {
-    super(error.code, error.message, { retryAfterSeconds: error.retryAfterSeconds, cause: error });
+    super(error.code, error.detail, { retryAfterSeconds: error.retryAfterSeconds, cause: error });
   }
 }
 

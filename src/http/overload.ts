@@ -16,8 +16,9 @@ const RETRY_AFTER_SECONDS = 10;
 const ALWAYS_ANSWERED = new Set(['/health']);
 
 /**
- * Backpressure (README, "Protection"): a process whose event loop lags or whose memory has grown past its
- * limit answers new requests at once with 503 and Retry-After, instead of queueing them until clients time out.
+ * Backpressure (docs/security.md, "Protection"): a process whose event loop lags or whose memory has grown
+ * past its limit answers new requests at once with 503 and Retry-After, instead of queueing them until
+ * clients time out.
  */
 export async function registerOverload(app: FastifyInstance, options: OverloadOptions): Promise<void> {
   if (options.maxEventLoopDelayMs === 0 && options.maxRssBytes === 0) return;
@@ -29,7 +30,10 @@ export async function registerOverload(app: FastifyInstance, options: OverloadOp
     // A rejected promise goes to the one error handler: `{detail, code}`, Retry-After and X-Reason as usual.
     pressureHandler: (request: FastifyRequest, _reply: FastifyReply, type: string) => {
       if (ALWAYS_ANSWERED.has(request.url.split('?')[0]!)) return;
-      const detail = `The station is overloaded (${type}); retry in ${RETRY_AFTER_SECONDS} s.`;
+      const detail = {
+        en: `The station is overloaded (${type}); retry in ${RETRY_AFTER_SECONDS} s.`,
+        fr: `La station est surchargée (${type}) ; réessayez dans ${RETRY_AFTER_SECONDS} s.`,
+      };
       return Promise.reject(new TryLater('OVERLOADED', detail, RETRY_AFTER_SECONDS));
     },
   });

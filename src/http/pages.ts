@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { pageLabels } from '../../pages/labels/index.js';
 import { documentResponse, errorResponses } from './schemas.js';
 import type { StationApp } from './station-app.js';
+import type { PublicUrls } from './public-urls.js';
 import { pageContext, sendHtml, sharedViews, type Language } from './views.js';
 
 const PageQuery = Type.Object({
@@ -14,7 +15,8 @@ interface PageSpec {
   path: string;
   view: string;
   summary: string;
-  data: (lang: Language, app: StationApp) => object;
+  /** `urls`: the relay and gateway as this client reaches them (public-urls.ts). */
+  data: (lang: Language, urls: PublicUrls) => object;
 }
 
 const PAGES: PageSpec[] = [
@@ -36,15 +38,15 @@ const PAGES: PageSpec[] = [
     view: 'nostr',
     summary:
       'Geo-message page: sign a note with the position tags, publish it to the relay, read nearby notes',
-    // The relay the station itself uses; the page adapts a loopback address to the host it was loaded from.
-    data: (lang, app) => ({ t: pageLabels(lang).nostr, relayUrl: app.relay.url }),
+    // The station relay at the host this page was loaded from (or PUBLIC_URL's), never a loopback address.
+    data: (lang, urls) => ({ t: pageLabels(lang).nostr, relayUrl: urls.relay }),
   },
   {
     path: '/webcam',
     view: 'webcam',
     summary: 'Webcam page: record a video in the browser and upload it to the uDRIVE (POST /api/fileupload)',
-    // Links to the upload are shown on the station's gateway.
-    data: (lang, app) => ({ t: pageLabels(lang).webcam, gateway: app.config.ipfsGateway }),
+    // Links to the upload are shown on the station's gateway, as this client reaches it.
+    data: (lang, urls) => ({ t: pageLabels(lang).webcam, gateway: urls.gateway }),
   },
 ];
 
@@ -71,7 +73,8 @@ export async function pageRoutes(app: StationApp): Promise<void> {
         const context = pageContext(request);
         // Pages that show freshly created keys must not be kept by caches.
         reply.header('cache-control', 'no-store');
-        return sendHtml(reply, views.render(spec.view, { ...context, ...spec.data(context.lang, app) }));
+        const data = spec.data(context.lang, app.publicUrls(request));
+        return sendHtml(reply, views.render(spec.view, { ...context, ...data }));
       },
     );
   }

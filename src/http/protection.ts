@@ -2,7 +2,8 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import type { HelmetOptions } from 'helmet';
 import type { Config } from '../config/config.js';
-import { connectSources } from './csp.js';
+import { TryLater } from '../errors.js';
+import { pageSources } from './csp.js';
 import { securityHeaders } from './security-headers.js';
 import { trustedAddresses } from './trusted.js';
 
@@ -13,30 +14,41 @@ import { trustedAddresses } from './trusted.js';
  * sending the header. Limits are counted per process; a PM2 cluster of N workers allows up to N times more.
  */
 export async function registerProtection(app: FastifyInstance, config: Config): Promise<void> {
-  const connectSrc = connectSources(app, config);
+  const sources = pageSources(app, config);
   const trusted = trustedAddresses(config.trustedIps);
   await app.register(rateLimit, {
     global: true,
     max: config.rateLimit.max,
     timeWindow: config.rateLimit.windowSeconds * 1000,
     allowList: (request) => trusted(request.ip),
-    errorResponseBuilder: (_request, context) => ({
-      statusCode: 429,
-      code: 'RATE_LIMITED',
-      message: `Too many requests from this address: at most ${context.max} per ${config.rateLimit.windowSeconds} s; retry in ${Math.ceil(context.ttl / 1000)} s.`,
-    }),
+    // Thrown as it is: the one error handler answers it in the client's language, with Retry-After.
+    errorResponseBuilder: (_request, context) => {
+      const [max, window, retry] = [
+        context.max,
+        config.rateLimit.windowSeconds,
+        Math.ceil(context.ttl / 1000),
+      ];
+      return new TryLater(
+        'RATE_LIMITED',
+        {
+          en: `Too many requests from this address: at most ${max} per ${window} s; retry in ${retry} s.`,
+          fr: `Trop de requêtes depuis cette adresse : au plus ${max} par ${window} s ; réessayez dans ${retry} s.`,
+        },
+        retry,
+      );
+    },
   });
-  const headerOptions = (form: string): HelmetOptions => ({
+  const headerOptions = (variant: string): HelmetOptions => ({
     contentSecurityPolicy: {
       useDefaults: true,
       directives: {
         // Pages load their bundles and stylesheet from this service only; images may come from the gateway
-        // (drive thumbnails) and from the camera (blob:/data: for the QR scanner); sockets go to the
-        // station's relays only.
+        // (drive thumbnails, at the address this client is given: csp.ts) and from the camera (blob:/data:
+        // for the QR scanner); sockets go to the station's relays only.
         'script-src': ["'self'"],
-        'img-src': ["'self'", 'data:', 'blob:', config.ipfsGateway],
-        'media-src': ["'self'", 'blob:', config.ipfsGateway],
-        'connect-src': connectSrc.sources(form),
+        'img-src': ["'self'", 'data:', 'blob:', ...sources.media(variant)],
+        'media-src': ["'self'", 'blob:', ...sources.media(variant)],
+        'connect-src': sources.connect(variant),
         'upgrade-insecure-requests': null,
       },
     },
@@ -45,5 +57,5 @@ export async function registerProtection(app: FastifyInstance, config: Config): 
     crossOriginEmbedderPolicy: false,
     hsts: false,
   });
-  securityHeaders(app, headerOptions, connectSrc.formOf);
+  securityHeaders(app, headerOptions, (request) => sources.variantOf(request));
 }

@@ -23,9 +23,9 @@ export function helmetHeaders(options: HelmetOptions): Headers {
 
 /**
  * helmet's headers on every answer, errors included (those that reach the route's hooks). They depend on the
- * request only through `variantOf` (the page's own relay in `connect-src`, see csp.ts), so helmet runs once
+ * request only through `variantOf` (the relay and gateway this client is given, see csp.ts), so helmet runs once
  * per variant and each answer gets the recorded headers: running helmet's middleware chain for every request
- * cost more than a whole `/health` answer's routing (README, "Writes").
+ * cost more than a whole `/health` answer's routing (docs/benchmarks.md, "HTTP").
  */
 export function securityHeaders(
   app: FastifyInstance,

@@ -4,6 +4,7 @@ import type { AuthContext } from '../auth/types.js';
 import type { UserRecord } from '../identity/user-files.js';
 import { InvalidInput, Forbidden, TooLarge, Unauthenticated } from '../errors.js';
 import type { UploadLimits } from './upload-gate.js';
+import { refuseAnnouncedOversize, type AnnouncedLimit } from './announced-length.js';
 
 export interface UploadedFile extends StagedFile {
   /** As the client named it; sanitised where it is placed. */
@@ -44,7 +45,10 @@ export async function receiveUploadForm(
         fields[part.fieldname] = String(part.value);
       } else if (part.fieldname !== 'file' || file) {
         part.file.resume();
-        throw new InvalidInput('UNEXPECTED_FILE', 'Send exactly one file, in the form field "file".');
+        throw new InvalidInput('UNEXPECTED_FILE', {
+          en: 'Send exactly one file, in the form field "file".',
+          fr: 'Envoyez exactement un fichier, dans le champ de formulaire « file ».',
+        });
       } else {
         await beforeFile?.({ ...fields }).catch((error: unknown) => {
           part.file.resume();
@@ -65,7 +69,10 @@ export async function receiveUploadForm(
 }
 
 function tooLarge(): TooLarge {
-  return new TooLarge('FILE_TOO_LARGE', 'The file is larger than this station accepts.');
+  return new TooLarge('FILE_TOO_LARGE', {
+    en: 'The file is larger than this station accepts.',
+    fr: 'Le fichier est plus gros que ce que cette station accepte.',
+  });
 }
 
 export interface OwnedUpload {
@@ -77,17 +84,26 @@ export interface OwnedUpload {
 }
 
 const ownerUnknown = () =>
-  new Unauthenticated(
-    'AUTH_REQUIRED',
-    'Uploads need their owner before the file: send an Authorization: Nostr header, or the npub field before the file part.',
-  );
+  new Unauthenticated('AUTH_REQUIRED', {
+    en: 'Uploads need their owner before the file: send an Authorization: Nostr header, or the npub field before the file part (after it only from an address logged in on the relay).',
+    fr: 'Un envoi doit connaître son propriétaire avant le fichier : envoyez un en-tête Authorization: Nostr, ou le champ npub avant la partie du fichier (après, seulement depuis une adresse connectée sur le relais).',
+  });
+
+const npubMissing = () =>
+  new Unauthenticated('AUTH_REQUIRED', {
+    en: 'This upload sent its file before naming its owner: send the npub field, one of the keys logged in on the relay from this address. Nothing was kept.',
+    fr: 'Cet envoi a transmis son fichier sans nommer son propriétaire : envoyez le champ npub, une des clés connectées sur le relais depuis cette adresse. Rien n’a été conservé.',
+  });
 
 /**
  * An upload by the owner of the target directory. When the file part starts, the client address takes an
  * upload slot, and the owner must already be known (the Authorization header, or an `npub` field sent before
- * the file) and pass `precheckOwner`, then takes a user slot: nothing is staged for nobody, and every staged
- * upload counts against both limits. Once the body has arrived, the owner is authenticated in full (NIP-98
- * payload included) and must be the pre-checked key.
+ * the file) and pass `precheckOwner`, then takes a user slot: every staged upload counts against both limits.
+ * The one exception (docs/auth-model.md, "Uploads that send the file first"): a header-less upload from an
+ * address with a live relay login is staged on the address's slot alone, and its `npub` field must follow,
+ * naming a key logged in from that address; without it, or with another key, it is refused and nothing
+ * staged is left. Once the body has arrived, the owner is authenticated in full (NIP-98 payload included) and
+ * must be the pre-checked key, when there was one.
  */
 export async function receiveOwnedUpload(
   request: FastifyRequest,
@@ -95,21 +111,24 @@ export async function receiveOwnedUpload(
     gate: Pick<UploadLimits, 'acquireAddress' | 'acquireUser'>;
     /** Only a header proof will do (NIP-96): no npub field, no relay-observed login. */
     requireProof?: boolean;
+    /** A body announced larger than this is refused before it is read (announced-length.ts). */
+    announced?: AnnouncedLimit;
   },
 ): Promise<OwnedUpload> {
+  if (options.announced) await refuseAnnouncedOversize(request, options.announced, options.requireProof);
   const releases: (() => void)[] = [];
   const release = () => releases.splice(0).forEach((free) => free());
-  let prechecked: string | null = null;
+  // Written when the file part starts (a callback): an object, so that its reads below are not narrowed.
+  const before: { key: string | null; ownerFollows: boolean } = { key: null, ownerFollows: false };
   const form = await receiveUploadForm(request, {
     ...options,
     beforeFile: async (fields) => {
       releases.push(options.gate.acquireAddress(request.ip));
-      prechecked = await request.precheckOwner({
-        npub: fields.npub ?? null,
-        requireProof: options.requireProof,
-      });
-      if (!prechecked) throw ownerUnknown();
-      releases.push(options.gate.acquireUser(prechecked));
+      const named = { npub: fields.npub ?? null, requireProof: options.requireProof };
+      before.key = await request.precheckOwner(named);
+      if (before.key) releases.push(options.gate.acquireUser(before.key));
+      else if (request.ownerMayFollowFile(named)) before.ownerFollows = true;
+      else throw ownerUnknown();
     },
   }).catch((error: unknown) => {
     release();
@@ -120,17 +139,27 @@ export async function receiveOwnedUpload(
     if (form.file) await options.staging.discard(form.file);
   };
   try {
-    if (!form.file) throw new InvalidInput('MISSING_FILE', 'Send the file in the form field "file".');
+    if (!form.file)
+      throw new InvalidInput('MISSING_FILE', {
+        en: 'Send the file in the form field "file".',
+        fr: 'Envoyez le fichier dans le champ de formulaire « file ».',
+      });
+    // Staged before its owner was named: the npub is required now, never guessed from the address.
+    if (before.ownerFollows && !form.fields.npub) throw npubMissing();
     // The key checked before the file stands in for an npub the form sends late or not at all.
     const owner = await request.requireOwner({
-      npub: form.fields.npub ?? prechecked,
+      npub: form.fields.npub ?? before.key,
       requireProof: options.requireProof,
       fileDigest: form.file.sha256,
     });
     // An npub field repeated after the file must not move the upload to another key than the one checked.
-    if (owner.user.hex !== prechecked) {
-      throw new Forbidden('NPUB_MISMATCH', 'The npub after the file is not the one before it.');
+    if (before.key !== null && owner.user.hex !== before.key) {
+      throw new Forbidden('NPUB_MISMATCH', {
+        en: 'The npub after the file is not the one before it.',
+        fr: 'La npub après le fichier n’est pas celle d’avant.',
+      });
     }
+    if (before.ownerFollows) releases.push(options.gate.acquireUser(owner.user.hex));
     return { file: form.file, fields: form.fields, owner, finish };
   } catch (error) {
     await finish();

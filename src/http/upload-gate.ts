@@ -1,12 +1,14 @@
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
-import { TryLater } from '../errors.js';
+import { TryLater, type Localized } from '../errors.js';
 import { trustedAddresses } from './trusted.js';
+
+const ONE_USER: Localized = { en: 'one user', fr: 'un utilisateur' };
 
 export class TooManyUploadsError extends TryLater {
   constructor(
     code: 'UPLOAD_RATE_LIMITED' | 'UPLOAD_CONCURRENCY_LIMITED',
-    detail: string,
+    detail: Localized,
     retryAfterSeconds: number,
   ) {
     super(code, detail, retryAfterSeconds);
@@ -18,7 +20,10 @@ export class StationBusyError extends TryLater {
   constructor(maxTotal: number, retryAfterSeconds: number) {
     super(
       'STATION_BUSY',
-      `The station is receiving ${maxTotal} uploads already; retry in ${retryAfterSeconds} s.`,
+      {
+        en: `The station is receiving ${maxTotal} uploads already; retry in ${retryAfterSeconds} s.`,
+        fr: `La station reçoit déjà ${maxTotal} envois ; réessayez dans ${retryAfterSeconds} s.`,
+      },
       retryAfterSeconds,
     );
   }
@@ -32,7 +37,7 @@ export interface UploadGateOptions {
   windowMs: number;
   clock: Clock;
   /** Who a key is, in the 429 details ("one user", "one address"). */
-  subject?: string;
+  subject?: Localized;
 }
 
 /**
@@ -79,7 +84,7 @@ export class UploadGate {
 
   /** Takes a slot for `key` or throws 429; call the returned function once the upload is over. */
   acquire(key: string): () => void {
-    const { clock, windowMs, maxPerWindow, maxConcurrent, subject = 'one user' } = this.options;
+    const { clock, windowMs, maxPerWindow, maxConcurrent, subject = ONE_USER } = this.options;
     const now = clock.now();
     let recent = this.started.get(key);
     if (!recent) this.started.set(key, (recent = new StartWindow()));
@@ -87,7 +92,10 @@ export class UploadGate {
       const retry = Math.ceil((recent.oldest + windowMs - now) / 1000);
       throw new TooManyUploadsError(
         'UPLOAD_RATE_LIMITED',
-        `At most ${maxPerWindow} uploads per ${windowMs / 1000} s for ${subject}; retry in ${retry} s.`,
+        {
+          en: `At most ${maxPerWindow} uploads per ${windowMs / 1000} s for ${subject.en}; retry in ${retry} s.`,
+          fr: `Au plus ${maxPerWindow} envois par ${windowMs / 1000} s pour ${subject.fr} ; réessayez dans ${retry} s.`,
+        },
         retry,
       );
     }
@@ -95,7 +103,10 @@ export class UploadGate {
     if (running >= maxConcurrent) {
       throw new TooManyUploadsError(
         'UPLOAD_CONCURRENCY_LIMITED',
-        `At most ${maxConcurrent} uploads at once for ${subject}; wait for one to finish.`,
+        {
+          en: `At most ${maxConcurrent} uploads at once for ${subject.en}; wait for one to finish.`,
+          fr: `Au plus ${maxConcurrent} envois à la fois pour ${subject.fr} ; attendez qu’un envoi se termine.`,
+        },
         1,
       );
     }
@@ -140,7 +151,7 @@ export class UploadLimits {
   }
 
   static fromConfig(config: Config, clock: Clock): UploadLimits {
-    const gate = (limits: Config['uploads']['perAddress'], subject: string) =>
+    const gate = (limits: Config['uploads']['perAddress'], subject: Localized) =>
       new UploadGate({
         maxConcurrent: limits.maxConcurrent,
         maxPerWindow: limits.maxPerMinute,
@@ -149,8 +160,8 @@ export class UploadLimits {
         subject,
       });
     return new UploadLimits(
-      gate(config.uploads, 'one user'),
-      gate(config.uploads.perAddress, 'one address'),
+      gate(config.uploads, ONE_USER),
+      gate(config.uploads.perAddress, { en: 'one address', fr: 'une adresse' }),
       config.trustedIps,
       config.uploads.maxTotal,
     );

@@ -4,6 +4,7 @@ import { Eta } from 'eta';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PROJECT_ROOT } from '../config/config.js';
 import type { Language } from '../../pages/labels/index.js';
+import { pageLanguage } from './request-language.js';
 import type { StationApp } from './station-app.js';
 
 /** Server-rendered page templates (`*.eta`) and their stylesheet live here. */
@@ -67,20 +68,9 @@ export function sharedViews(): Promise<Views> {
   return shared;
 }
 
-/** `?lang=fr|en` wins, then the browser's preference; stations speak French first. */
+/** `?lang=fr|en` wins, then the browser's preference; stations speak French first (request-language.ts). */
 export function pickLanguage(request: FastifyRequest): Language {
-  const query = request.query as Record<string, unknown> | undefined;
-  if (query?.lang === 'fr' || query?.lang === 'en') return query.lang;
-  const header = request.headers['accept-language'] ?? '';
-  const ranked = header
-    .split(',')
-    .map((part) => {
-      const [tag = '', q = 'q=1'] = part.trim().split(';');
-      return { lang: tag.trim().slice(0, 2).toLowerCase(), q: Number(q.split('=')[1] ?? 1) || 0 };
-    })
-    .filter((entry) => entry.lang === 'fr' || entry.lang === 'en')
-    .sort((a, b) => b.q - a.q);
-  return (ranked[0]?.lang as Language | undefined) ?? 'fr';
+  return pageLanguage(request);
 }
 
 /** What the layout needs from the request: language, current path (highlighted in the menu) and the

@@ -23,16 +23,25 @@ export function normaliseEmail(input: unknown): string | null {
   return email;
 }
 
-const LOCAL = /^[a-z0-9_%+-]+(\.[a-z0-9_%+-]+)*$/;
+/**
+ * RFC 5322's dot-atom (atext runs joined by single dots) without the four atext characters a path segment
+ * must not hold: `/` (it would make the directory two), and `*`, `?`, `|`, which `normaliseEmail`, get_cookie.sh
+ * and the scraper scripts refuse in a directory name (glob and pipe characters). Lower case: the address is
+ * lower-cased before it is checked.
+ */
+const ATEXT = "[a-z0-9!#$%&'+=^_`{}~-]";
+const LOCAL = new RegExp(`^${ATEXT}+(\\.${ATEXT}+)*$`);
 const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /**
- * The e-mail a new identity may be registered under. The address becomes a directory name that shell tools
- * and scraper scripts handle, so only a conservative ASCII set passes: NFKC first (a fullwidth `ａ` or `＠`
- * typed through an input method becomes its ASCII form and is accepted as such), then lower-case, then
- * letters, digits and `._%+-` in the local part and LDH labels in the domain (an internationalised domain is
- * written in its `xn--` form). Anything else (quotes, backticks, `;`, `$`, spaces, controls, bidi
- * overrides, non-ASCII letters) is refused. Returns null when refused.
+ * The e-mail a new identity may be registered under. The address becomes a directory name, so only ASCII
+ * passes: NFKC first (a fullwidth `ａ` or `＠` typed through an input method becomes its ASCII form and is
+ * accepted as such), then lower-case, then a dot-atom local part (`LOCAL`: `o'hara`, `a+b=c`, `{x}` pass;
+ * no `/ * ? |`, no leading, trailing or double dot) and LDH labels in the domain (an internationalised domain
+ * is written in its `xn--` form). Anything else (double quotes, `;`, `( )`, spaces, controls, bidi overrides,
+ * non-ASCII letters) is refused. Returns null when refused. A `'` or `$` may reach a directory name: the
+ * station never hands an address to a shell (scripts and payment commands get it as one argument, no shell;
+ * docs/api-contract.md §3).
  */
 export function registrationEmail(input: unknown): string | null {
   if (typeof input !== 'string') return null;
@@ -53,7 +62,10 @@ export function registrationEmail(input: unknown): string | null {
 export function requireEmail(input: unknown): string {
   const email = normaliseEmail(input);
   if (!email)
-    throw new InvalidInput('INVALID_EMAIL', 'A valid e-mail address is required (name@domain.tld).');
+    throw new InvalidInput('INVALID_EMAIL', {
+      en: 'A valid e-mail address is required (name@domain.tld).',
+      fr: 'Une adresse e-mail valide est requise (nom@domaine.tld).',
+    });
   return email;
 }
 
@@ -61,9 +73,9 @@ export function requireEmail(input: unknown): string {
 export function requireRegistrationEmail(input: unknown): string {
   const email = registrationEmail(input);
   if (!email)
-    throw new InvalidInput(
-      'INVALID_EMAIL',
-      'This e-mail address cannot be registered: use letters, digits and . _ % + - before the @, and a domain of letters, digits and hyphens (xn-- form for an internationalised domain).',
-    );
+    throw new InvalidInput('INVALID_EMAIL', {
+      en: "This e-mail address cannot be registered: before the @, letters, digits and ! # $ % & ' + - = ^ _ ` { } ~ in dot-separated runs (no / * ? |); after it, a domain of letters, digits and hyphens (xn-- form for an internationalised domain).",
+      fr: "Cette adresse e-mail ne peut pas être inscrite : avant le @, des lettres, des chiffres et ! # $ % & ' + - = ^ _ ` { } ~ en suites séparées par des points (sans / * ? |) ; après, un domaine de lettres, de chiffres et de tirets (forme xn-- pour un domaine internationalisé).",
+    });
   return email;
 }

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { nip19 } from 'nostr-tools';
+import { InvalidInput } from '../errors.js';
 
 export type PubkeyFormat = 'npub' | 'hex';
 
@@ -25,4 +26,15 @@ export function parsePubkey(input: unknown): { hex: string; format: PubkeyFormat
   } catch {
     return null;
   }
+}
+
+/** `parsePubkey`, or 400 INVALID_NPUB for a key that is neither form. */
+export function requireNpub(input: unknown): { hex: string; format: PubkeyFormat } {
+  const parsed = parsePubkey(input);
+  if (!parsed)
+    throw new InvalidInput('INVALID_NPUB', {
+      en: 'npub must be a bech32 npub or 64 hex characters.',
+      fr: 'npub doit être une clé npub (bech32) ou 64 caractères hexadécimaux.',
+    });
+  return parsed;
 }

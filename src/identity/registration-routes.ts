@@ -18,7 +18,10 @@ export async function multipartFields(request: FastifyRequest): Promise<void> {
   for await (const part of request.parts({ limits: { fields: MAX_FIELDS } })) {
     if (part.type === 'file') {
       part.file.resume();
-      throw new InvalidInput('UNEXPECTED_FILE', 'Registration takes form fields only, no file.');
+      throw new InvalidInput('UNEXPECTED_FILE', {
+        en: 'Registration takes form fields only, no file.',
+        fr: 'L’inscription ne prend que des champs de formulaire, aucun fichier.',
+      });
     }
     fields[part.fieldname] = String(part.value);
   }

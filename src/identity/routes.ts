@@ -38,7 +38,10 @@ const CREDENTIAL = /^[\x21-\x7e]{1,128}$/;
 function readCredential(value: string | undefined, name: string): string | null {
   if (value === undefined || value === '') return null;
   if (!CREDENTIAL.test(value))
-    throw new InvalidInput('INVALID_CREDENTIAL', `${name} must be 1–128 printable ASCII characters.`);
+    throw new InvalidInput('INVALID_CREDENTIAL', {
+      en: `${name} must be 1–128 printable ASCII characters.`,
+      fr: `${name} doit faire de 1 à 128 caractères ASCII imprimables.`,
+    });
   return value;
 }
 
@@ -49,10 +52,10 @@ function readGps(body: Static<typeof Registration>) {
   const lat = parseCoordinate(body.lat, 90);
   const lon = parseCoordinate(body.lon, 180);
   if (lat === null || lon === null) {
-    throw new InvalidInput(
-      'INVALID_COORDINATES',
-      'lat must be within ±90 and lon within ±180, as decimal numbers.',
-    );
+    throw new InvalidInput('INVALID_COORDINATES', {
+      en: 'lat must be within ±90 and lon within ±180, as decimal numbers.',
+      fr: 'lat doit être compris entre −90 et 90 et lon entre −180 et 180, en nombres décimaux.',
+    });
   }
   return { lat, lon };
 }
@@ -90,15 +93,18 @@ export async function identityRoutes(app: StationApp): Promise<void> {
       const salt = readCredential(body.salt, 'salt');
       const pepper = readCredential(body.pepper, 'pepper');
       if ((salt === null) !== (pepper === null)) {
-        throw new InvalidInput('INVALID_CREDENTIAL', 'Give both salt and pepper, or neither.');
+        throw new InvalidInput('INVALID_CREDENTIAL', {
+          en: 'Give both salt and pepper, or neither.',
+          fr: 'Donnez à la fois le sel (salt) et le poivre (pepper), ou aucun des deux.',
+        });
       }
       // UPassport stretches raw credentials with PBKDF2 first; keys made without it would not be the ones the
       // client expects, so such a request is refused rather than answered with other keys.
       if (salt !== null && body.pre_stretched?.toLowerCase() === 'false') {
-        throw new InvalidInput(
-          'PRE_STRETCH_UNSUPPORTED',
-          'This station does not stretch credentials: send salt and pepper already stretched (pre_stretched=true).',
-        );
+        throw new InvalidInput('PRE_STRETCH_UNSUPPORTED', {
+          en: 'This station does not stretch credentials: send salt and pepper already stretched (pre_stretched=true).',
+          fr: 'Cette station n’étire pas les identifiants : envoyez le sel et le poivre déjà étirés (pre_stretched=true).',
+        });
       }
       const lang = body.lang && /^[a-z]{2}(-[A-Za-z]{2})?$/.test(body.lang) ? body.lang : null;
       const created = await app.users.create({ email: body.email, salt, pepper, gps, lang });

@@ -36,6 +36,12 @@ export type UserLookup = Pick<UserStore, 'findByEmail' | 'findByHex' | 'dirFor'>
  */
 const MISS_RESCAN_INTERVAL_MS = 5_000;
 
+const alreadyRegistered = (email: string) =>
+  new Conflict('USER_EXISTS', {
+    en: `${email} is already registered.`,
+    fr: `L’adresse ${email} est déjà inscrite sur cette station.`,
+  });
+
 /**
  * Users live in `DATA_ROOT/nostr/<email>/`. The store keeps an in-memory index (e-mail and hex key) built
  * at start-up, updated on every create, and kept current for directories made by other processes (PM2
@@ -102,12 +108,15 @@ export class UserStore {
   async create(input: NewUser): Promise<CreatedUser> {
     const email = requireRegistrationEmail(input.email);
     const target = this.dirFor(email);
-    if (await this.findByEmail(email)) throw new Conflict('USER_EXISTS', `${email} is already registered.`);
+    if (await this.findByEmail(email)) throw alreadyRegistered(email);
     const salt = input.salt || randomCredential();
     const pepper = input.pepper || randomCredential();
     const keys = await deriveTwinKeys(salt, pepper, this.uplanetName);
     if (await this.findByHex(keys.nostr.hex)) {
-      throw new Conflict('KEY_EXISTS', 'These credentials already belong to another registered identity.');
+      throw new Conflict('KEY_EXISTS', {
+        en: 'These credentials already belong to another registered identity.',
+        fr: 'Ces identifiants appartiennent déjà à une autre identité inscrite.',
+      });
     }
     // Built under a hidden temporary name and renamed: the directory appears complete or not at all, and the
     // rename fails if another request created the same e-mail meanwhile.
@@ -120,7 +129,7 @@ export class UserStore {
       await rm(staging, { recursive: true, force: true });
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOTEMPTY' || code === 'EEXIST') {
-        throw new Conflict('USER_EXISTS', `${email} is already registered.`);
+        throw alreadyRegistered(email);
       }
       throw error;
     }

@@ -41,7 +41,10 @@ export function createOutboxMailer(options: OutboxMailerOptions): Mailer {
         await writeFileAtomic(path, info.message as Buffer, { mode: 0o600 });
       } catch (error) {
         options.logger?.warn({ err: error, to: mail.to }, 'outbox write failed');
-        throw new DependencyError('mail', 'failed', 'The mail outbox cannot be written.');
+        throw new DependencyError('mail', 'failed', {
+          en: 'The mail outbox cannot be written.',
+          fr: 'La boîte d’envoi des mails ne peut pas être écrite.',
+        });
       }
       options.logger?.info({ to: mail.to, messageId: info.messageId, path }, 'mail written to the outbox');
       return { accepted: true, messageId: info.messageId };

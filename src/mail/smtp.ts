@@ -26,11 +26,20 @@ export function mailDependencyError(error: unknown, target: string): DependencyE
   const code = (error as { code?: string }).code ?? '';
   const responseCode = (error as { responseCode?: number }).responseCode;
   if (code === 'ETIMEDOUT')
-    return new DependencyError('mail', 'timeout', `The mail server ${target} timed out.`);
+    return new DependencyError('mail', 'timeout', {
+      en: `The mail server ${target} timed out.`,
+      fr: `Le serveur de mail ${target} n’a pas répondu à temps.`,
+    });
   if (UNREACHABLE.has(code))
-    return new DependencyError('mail', 'down', `The mail server ${target} cannot be reached.`);
+    return new DependencyError('mail', 'down', {
+      en: `The mail server ${target} cannot be reached.`,
+      fr: `Le serveur de mail ${target} est injoignable.`,
+    });
   const reply = responseCode ? ` (SMTP ${responseCode})` : '';
-  return new DependencyError('mail', 'failed', `The mail server ${target} refused the message${reply}.`);
+  return new DependencyError('mail', 'failed', {
+    en: `The mail server ${target} refused the message${reply}.`,
+    fr: `Le serveur de mail ${target} a refusé le message${reply}.`,
+  });
 }
 
 export function createSmtpMailer(options: SmtpMailerOptions): Mailer {

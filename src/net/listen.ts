@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { isIPv6, type AddressInfo } from 'node:net';
 
 export interface Listening {
   port: number;
@@ -15,4 +15,11 @@ export async function listen(server: Server, host: string, port: number): Promis
   });
   const { port: bound } = server.address() as AddressInfo;
   return { port: bound, urlHost: host.includes(':') ? `[${host}]` : host };
+}
+
+/** `host` as written in a URL a client on this machine can dial: a wildcard (`0.0.0.0`, `::`) becomes loopback. */
+export function dialableHost(host: string): string {
+  if (host === '' || host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::' || host === '[::]') return '[::1]';
+  return isIPv6(host) ? `[${host}]` : host;
 }

@@ -24,12 +24,21 @@ describe('Authorization: Nostr <base64 event>', () => {
   });
 
   it('refuses what is not a NOSTR event, with a reason', () => {
-    expect(parseNostrAuthorization('Nostr %%%')).toEqual({ ok: false, reason: 'not base64-encoded JSON' });
-    expect(parseNostrAuthorization(header({ kind: 1 }))).toEqual({ ok: false, reason: 'not a NOSTR event' });
+    expect(parseNostrAuthorization('Nostr %%%')).toMatchObject({
+      ok: false,
+      reason: { en: 'not base64-encoded JSON' },
+    });
+    expect(parseNostrAuthorization(header({ kind: 1 }))).toMatchObject({
+      ok: false,
+      reason: { en: 'not a NOSTR event' },
+    });
   });
 
   it('refuses an event too large to be a credential before decoding it', () => {
     const large = { ...event, content: 'x'.repeat(20_000) };
-    expect(parseNostrAuthorization(header(large))).toEqual({ ok: false, reason: 'event too large' });
+    expect(parseNostrAuthorization(header(large))).toMatchObject({
+      ok: false,
+      reason: { en: 'event too large' },
+    });
   });
 });

@@ -1,4 +1,5 @@
 import type { NostrEvent } from 'nostr-tools';
+import type { Localized } from '../i18n/localized.js';
 import { expirationOf } from './nip40.js';
 import { verifySignature, verifySignatureOffThread } from './verify.js';
 
@@ -38,9 +39,15 @@ export type BlossomAuthCode =
 
 export type BlossomAuthResult =
   | { ok: true; pubkey: string; eventId: string; expiration: number; blobs: string[] }
-  | { ok: false; code: BlossomAuthCode; reason: string };
+  | { ok: false; code: BlossomAuthCode; reason: Localized };
 
-const refuse = (code: BlossomAuthCode, reason: string): BlossomAuthResult => ({ ok: false, code, reason });
+const refuse = (code: BlossomAuthCode, reason: Localized): BlossomAuthResult => ({ ok: false, code, reason });
+
+const badSignature = () =>
+  refuse('BLOSSOM_AUTH_BAD_SIGNATURE', {
+    en: 'the token signature is invalid',
+    fr: 'la signature du jeton est invalide',
+  });
 
 function tagValues(event: NostrEvent, name: string): string[] {
   return event.tags.filter((tag) => tag[0] === name && typeof tag[1] === 'string').map((tag) => tag[1]!);
@@ -65,7 +72,7 @@ export function coversBlob(blobs: readonly string[], verb: BlossomVerb, sha256: 
 export function verifyBlossomAuth(event: NostrEvent, expected: BlossomExpectation): BlossomAuthResult {
   const claims = checkBlossomClaims(event, expected);
   if (!claims.ok || verifySignature(event)) return claims;
-  return refuse('BLOSSOM_AUTH_BAD_SIGNATURE', 'the token signature is invalid');
+  return badSignature();
 }
 
 /** `verifyBlossomAuth` with the signature checked off the event loop (see verify.ts), for the request path. */
@@ -75,29 +82,51 @@ export async function verifyBlossomAuthOffThread(
 ): Promise<BlossomAuthResult> {
   const claims = checkBlossomClaims(event, expected);
   if (!claims.ok || (await verifySignatureOffThread(event))) return claims;
-  return refuse('BLOSSOM_AUTH_BAD_SIGNATURE', 'the token signature is invalid');
+  return badSignature();
 }
 
 /** Everything but the signature: what the token says, judged against the endpoint and the clock. */
 function checkBlossomClaims(event: NostrEvent, expected: BlossomExpectation): BlossomAuthResult {
   if (event.kind !== BLOSSOM_AUTH_KIND)
-    return refuse('BLOSSOM_AUTH_WRONG_KIND', `kind ${event.kind} is not a Blossom token (24242)`);
+    return refuse('BLOSSOM_AUTH_WRONG_KIND', {
+      en: `kind ${event.kind} is not a Blossom token (24242)`,
+      fr: `le kind ${event.kind} n’est pas un jeton Blossom (24242)`,
+    });
   if (event.created_at > expected.now + BLOSSOM_FUTURE_SKEW_SECONDS)
-    return refuse('BLOSSOM_AUTH_FUTURE', 'the token was created in the future');
+    return refuse('BLOSSOM_AUTH_FUTURE', {
+      en: 'the token was created in the future',
+      fr: 'le jeton est daté du futur',
+    });
   const expiration = expirationOf(event);
   if (expiration === null)
-    return refuse('BLOSSOM_AUTH_NO_EXPIRATION', 'the token has no expiration tag (NIP-40)');
-  if (expiration <= expected.now) return refuse('BLOSSOM_AUTH_EXPIRED', 'the token has expired');
+    return refuse('BLOSSOM_AUTH_NO_EXPIRATION', {
+      en: 'the token has no expiration tag (NIP-40)',
+      fr: 'le jeton n’a pas de tag expiration (NIP-40)',
+    });
+  if (expiration <= expected.now)
+    return refuse('BLOSSOM_AUTH_EXPIRED', { en: 'the token has expired', fr: 'le jeton a expiré' });
   const verb = event.tags.find((tag) => tag[0] === 't')?.[1];
   if (verb !== expected.verb)
-    return refuse('BLOSSOM_AUTH_WRONG_VERB', `the token's t tag is not "${expected.verb}"`);
+    return refuse('BLOSSOM_AUTH_WRONG_VERB', {
+      en: `the token's t tag is not "${expected.verb}"`,
+      fr: `le tag t du jeton n’est pas « ${expected.verb} »`,
+    });
   const servers = tagValues(event, 'server');
   if (servers.length > 0 && !servers.some((server) => expected.isOwnServer(server)))
-    return refuse('BLOSSOM_AUTH_WRONG_SERVER', 'the token names other servers, not this one');
+    return refuse('BLOSSOM_AUTH_WRONG_SERVER', {
+      en: 'the token names other servers, not this one',
+      fr: 'le jeton nomme d’autres serveurs, pas celui-ci',
+    });
   const blobs = tagValues(event, 'x').map((x) => x.toLowerCase());
   if (expected.sha256 !== undefined && !coversBlob(blobs, expected.verb, expected.sha256))
-    return refuse('BLOSSOM_AUTH_WRONG_BLOB', 'the token has no x tag for this blob');
+    return refuse('BLOSSOM_AUTH_WRONG_BLOB', {
+      en: 'the token has no x tag for this blob',
+      fr: 'le jeton n’a pas de tag x pour ce blob',
+    });
   if (expected.sha256 === undefined && verbNeedsBlob(expected.verb) && blobs.length === 0)
-    return refuse('BLOSSOM_AUTH_WRONG_BLOB', 'the token has no x tag');
+    return refuse('BLOSSOM_AUTH_WRONG_BLOB', {
+      en: 'the token has no x tag',
+      fr: 'le jeton n’a pas de tag x',
+    });
   return { ok: true, pubkey: event.pubkey, eventId: event.id, expiration, blobs };
 }

@@ -1,4 +1,5 @@
 import type { NostrEvent } from 'nostr-tools';
+import type { Localized } from '../i18n/localized.js';
 import { verifySignature } from './verify.js';
 import { tagValue } from './event.js';
 
@@ -9,7 +10,7 @@ export const FUTURE_SKEW_SECONDS = 600;
 export type Nip42Refusal = 'AUTH_WRONG_KIND' | 'AUTH_EXPIRED' | 'AUTH_BAD_SIGNATURE';
 
 export type Nip42Result =
-  { ok: true; challenge: string | null } | { ok: false; code: Nip42Refusal; reason: string };
+  { ok: true; challenge: string | null } | { ok: false; code: Nip42Refusal; reason: Localized };
 
 /**
  * Checks a kind-22242 authentication event without I/O: kind, date window, signature. `maxAge` is the
@@ -20,17 +21,38 @@ export function verifyNip42(event: NostrEvent, now: number, maxAge: number): Nip
     return {
       ok: false,
       code: 'AUTH_WRONG_KIND',
-      reason: `kind ${event.kind} is not an authentication event (22242)`,
+      reason: {
+        en: `kind ${event.kind} is not an authentication event (22242)`,
+        fr: `le kind ${event.kind} n’est pas un événement d’authentification (22242)`,
+      },
     };
   }
   if (event.created_at < now - maxAge) {
-    return { ok: false, code: 'AUTH_EXPIRED', reason: 'the authentication event is too old' };
+    return {
+      ok: false,
+      code: 'AUTH_EXPIRED',
+      reason: {
+        en: 'the authentication event is too old',
+        fr: 'l’événement d’authentification est trop ancien',
+      },
+    };
   }
   if (event.created_at > now + FUTURE_SKEW_SECONDS) {
-    return { ok: false, code: 'AUTH_EXPIRED', reason: 'the authentication event is dated in the future' };
+    return {
+      ok: false,
+      code: 'AUTH_EXPIRED',
+      reason: {
+        en: 'the authentication event is dated in the future',
+        fr: 'l’événement d’authentification est daté du futur',
+      },
+    };
   }
   if (!verifySignature(event))
-    return { ok: false, code: 'AUTH_BAD_SIGNATURE', reason: 'the event signature is invalid' };
+    return {
+      ok: false,
+      code: 'AUTH_BAD_SIGNATURE',
+      reason: { en: 'the event signature is invalid', fr: 'la signature de l’événement est invalide' },
+    };
   return { ok: true, challenge: tagValue(event, 'challenge') ?? null };
 }
 

@@ -1,4 +1,5 @@
 import type { NostrEvent } from 'nostr-tools';
+import type { Localized } from '../i18n/localized.js';
 import { verifySignature, verifySignatureOffThread } from './verify.js';
 import { tagValue } from './event.js';
 import { NIP98_KIND } from './nip98-sign.js';
@@ -24,7 +25,7 @@ export type Nip98Refusal =
 
 export type Nip98Result =
   | { ok: true; pubkey: string; eventId: string; payloadHash: string | null }
-  | { ok: false; code: Nip98Refusal; reason: string };
+  | { ok: false; code: Nip98Refusal; reason: Localized };
 
 function sameUrl(a: string, b: string): boolean {
   try {
@@ -57,26 +58,50 @@ export async function verifyNip98OffThread(
 const BAD_SIGNATURE: Nip98Result = {
   ok: false,
   code: 'AUTH_BAD_SIGNATURE',
-  reason: 'the event signature is invalid',
+  reason: { en: 'the event signature is invalid', fr: 'la signature de l’événement est invalide' },
 };
 
 /** Everything but the signature. */
 function checkNip98Claims(event: NostrEvent, expected: Nip98Expectation): Nip98Result {
   if (event.kind !== NIP98_KIND) {
-    return { ok: false, code: 'AUTH_WRONG_KIND', reason: `kind ${event.kind} is not a NIP-98 event (27235)` };
+    return {
+      ok: false,
+      code: 'AUTH_WRONG_KIND',
+      reason: {
+        en: `kind ${event.kind} is not a NIP-98 event (27235)`,
+        fr: `le kind ${event.kind} n’est pas un événement NIP-98 (27235)`,
+      },
+    };
   }
   if (Math.abs(expected.now - event.created_at) > NIP98_WINDOW_SECONDS) {
-    return { ok: false, code: 'AUTH_EXPIRED', reason: 'the NIP-98 event is more than 60 seconds from now' };
+    return {
+      ok: false,
+      code: 'AUTH_EXPIRED',
+      reason: {
+        en: 'the NIP-98 event is more than 60 seconds from now',
+        fr: 'l’événement NIP-98 est daté à plus de 60 secondes de maintenant',
+      },
+    };
   }
   const u = tagValue(event, 'u');
   if (!u || !sameUrl(u, expected.url)) {
-    return { ok: false, code: 'AUTH_URL_MISMATCH', reason: 'the u tag is not the URL of this request' };
+    return {
+      ok: false,
+      code: 'AUTH_URL_MISMATCH',
+      reason: {
+        en: 'the u tag is not the URL of this request',
+        fr: 'le tag u n’est pas l’URL de cette requête',
+      },
+    };
   }
   if (tagValue(event, 'method')?.toUpperCase() !== expected.method.toUpperCase()) {
     return {
       ok: false,
       code: 'AUTH_METHOD_MISMATCH',
-      reason: 'the method tag is not the method of this request',
+      reason: {
+        en: 'the method tag is not the method of this request',
+        fr: 'le tag method n’est pas la méthode de cette requête',
+      },
     };
   }
   const payload = tagValue(event, 'payload');
@@ -84,7 +109,10 @@ function checkNip98Claims(event: NostrEvent, expected: Nip98Expectation): Nip98R
     return {
       ok: false,
       code: 'AUTH_PAYLOAD_MISMATCH',
-      reason: 'the payload tag is not a SHA-256 hex digest',
+      reason: {
+        en: 'the payload tag is not a SHA-256 hex digest',
+        fr: 'le tag payload n’est pas une empreinte SHA-256 en hexadécimal',
+      },
     };
   }
   return { ok: true, pubkey: event.pubkey, eventId: event.id, payloadHash: payload?.toLowerCase() ?? null };

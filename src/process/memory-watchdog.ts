@@ -68,7 +68,7 @@ export interface MemoryWatchdog {
  * Reads the memory every `intervalMs` (a timer that keeps no process alive) and, when `decideMemory` says
  * restart, logs one error line with the figures and the limit, stops sampling and calls `onLimit`. PM2
  * (`autorestart`) starts the station again; PM2's own `max_memory_restart` is not used, since it measures the
- * resident set, mapped store pages included (README, "Running a station").
+ * resident set, mapped store pages included (docs/operations.md, "Memory").
  */
 export function startMemoryWatchdog(options: MemoryWatchdogOptions): MemoryWatchdog {
   const policy: MemoryPolicy = {

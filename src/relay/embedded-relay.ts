@@ -1,11 +1,11 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
+import { hostname, networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import proxyAddr from 'proxy-addr';
 import type { Logger } from 'pino';
 import { WebSocketServer } from 'ws';
-import { listen } from '../net/listen.js';
+import { dialableHost, listen } from '../net/listen.js';
 import {
   NIP11_CORS_HEADERS,
   NIP11_MEDIA_TYPE,
@@ -123,7 +123,8 @@ export async function startEmbeddedRelay(options: EmbeddedRelayOptions): Promise
   });
 
   const { port, urlHost } = await listen(server, options.host, options.port);
-  const url = `ws://${urlHost}:${port}`;
+  // A wildcard host is dialled on loopback: the URL is what the station's own client connects to.
+  const url = `ws://${dialableHost(urlHost)}:${port}`;
   relayUrls.push(url, ...loopbackAliases(options.host, port));
   const sweeping = startSweeping(store, now, options.logger);
   if (options.legacyJournal) void importLegacy(options.legacyJournal, store, options.logger);
@@ -149,12 +150,27 @@ export async function startEmbeddedRelay(options: EmbeddedRelayOptions): Promise
   };
 }
 
-/** A client on this machine may name the relay by any loopback spelling. */
+/**
+ * A client on this machine may name the relay by any loopback spelling; listening on every interface (a
+ * station on a LAN), a phone names it by one of the machine's addresses or its mDNS name. These are the
+ * relay's own names, never the Host a client connected with, which the client writes.
+ */
 function loopbackAliases(host: string, port: number): string[] {
-  const loopback = ['127.0.0.1', 'localhost', '[::1]'];
+  const names = ['127.0.0.1', 'localhost', '[::1]'];
+  if (host === '0.0.0.0' || host === '::') names.push(...machineNames());
   return ['127.0.0.1', '::1', 'localhost', '0.0.0.0', '::'].includes(host)
-    ? loopback.map((name) => `ws://${name}:${port}`)
+    ? names.map((name) => `ws://${name}:${port}`)
     : [];
+}
+
+function machineNames(): string[] {
+  const names: string[] = [];
+  const machine = hostname().toLowerCase();
+  if (machine !== '') names.push(machine, ...(machine.includes('.') ? [] : [`${machine}.local`]));
+  for (const entries of Object.values(networkInterfaces()))
+    for (const entry of entries ?? [])
+      names.push(entry.family === 'IPv6' ? `[${entry.address}]` : entry.address);
+  return names;
 }
 
 async function importLegacy(path: string, store: EventStore, logger?: Logger): Promise<void> {

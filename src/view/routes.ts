@@ -22,7 +22,11 @@ const MAX_DEG = 1;
 
 function hexOf(input: string): string {
   const parsed = parsePubkey(input);
-  if (!parsed) throw new InvalidInput('BAD_PUBKEY', 'The public key must be an npub or 64 hex characters.');
+  if (!parsed)
+    throw new InvalidInput('BAD_PUBKEY', {
+      en: 'The public key must be an npub or 64 hex characters.',
+      fr: 'La clé publique doit être une npub ou 64 caractères hexadécimaux.',
+    });
   return parsed.hex;
 }
 
@@ -30,7 +34,10 @@ function windowSide(text: string | undefined): number {
   if (text === undefined || text === '') return 0.01;
   const deg = /^\d*\.?\d+$/.test(text.trim()) ? Number(text) : NaN;
   if (!(deg >= 0.01 && deg <= MAX_DEG))
-    throw new InvalidInput('BAD_DEG', `deg must be a number of degrees from 0.01 to ${MAX_DEG}.`);
+    throw new InvalidInput('BAD_DEG', {
+      en: `deg must be a number of degrees from 0.01 to ${MAX_DEG}.`,
+      fr: `deg doit être un nombre de degrés de 0.01 à ${MAX_DEG}.`,
+    });
   return deg;
 }
 
@@ -52,7 +59,10 @@ export async function viewRoutes(app: StationApp): Promise<void> {
   app.get('/api/view/profile/:pubkey', byKey('Newest kind-0 profile of a key', ProfileBody), (request) => {
     const profile = view.profile(hexOf(request.params.pubkey));
     if (!profile)
-      throw new NotFound('PROFILE_NOT_FOUND', 'No profile of this key has been seen on the relay.');
+      throw new NotFound('PROFILE_NOT_FOUND', {
+        en: 'No profile of this key has been seen on the relay.',
+        fr: 'Aucun profil de cette clé n’a été vu sur le relais.',
+      });
     return profile;
   });
 
@@ -62,7 +72,10 @@ export async function viewRoutes(app: StationApp): Promise<void> {
     (request) => {
       const follows = view.followsOf(hexOf(request.params.pubkey));
       if (!follows)
-        throw new NotFound('FOLLOWS_NOT_FOUND', 'No follow list of this local user has been seen.');
+        throw new NotFound('FOLLOWS_NOT_FOUND', {
+          en: 'No follow list of this local user has been seen.',
+          fr: 'Aucune liste d’abonnements de cet utilisateur n’a été vue.',
+        });
       return { ...follows, count: follows.follows.length };
     },
   );
@@ -83,7 +96,10 @@ export async function viewRoutes(app: StationApp): Promise<void> {
     (request) => {
       const playlist = view.playlistOf(hexOf(request.params.pubkey));
       if (!playlist)
-        throw new NotFound('PLAYLIST_NOT_FOUND', 'No playlist of this local user has been seen.');
+        throw new NotFound('PLAYLIST_NOT_FOUND', {
+          en: 'No playlist of this local user has been seen.',
+          fr: 'Aucune playlist de cet utilisateur n’a été vue.',
+        });
       return playlist;
     },
   );
@@ -102,7 +118,10 @@ export async function viewRoutes(app: StationApp): Promise<void> {
       const lat = parseCoordinate(request.query.lat, 90);
       const lon = parseCoordinate(request.query.lon, 180);
       if (lat === null || lon === null)
-        throw new InvalidInput('BAD_COORDINATES', 'lat and lon must be decimal degrees within range.');
+        throw new InvalidInput('BAD_COORDINATES', {
+          en: 'lat and lon must be decimal degrees within range.',
+          fr: 'lat et lon doivent être des degrés décimaux dans les bornes.',
+        });
       const deg = windowSide(request.query.deg);
       const center = { lat, lon };
       const messages = view.geoMessages(center, deg, request.query.limit ?? 100);

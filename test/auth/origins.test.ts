@@ -35,6 +35,16 @@ describe('StationOrigins.allowsOrigin', () => {
     expect(origins.allowsOrigin(origin, url)).toBe(false);
   });
 
+  it('the embedded gateway reached by another local address (a phone on the LAN) is own; elsewhere not', () => {
+    const station = new StationOrigins([], ['http://127.0.0.1:8080']);
+    const api = 'http://127.0.0.5:54321/api/upload';
+    expect(station.allowsOrigin('http://127.0.0.5:8080', api)).toBe(true);
+    expect(station.allowsOrigin('http://127.0.0.5:8081', api)).toBe(false);
+    expect(station.allowsOrigin('https://127.0.0.5:8080', api)).toBe(false);
+    expect(station.allowsOrigin('http://203.0.113.9:8080', api)).toBe(false);
+    expect(station.allowsOrigin('http://127.attacker.example:8080', api)).toBe(false);
+  });
+
   it('a Host that merely starts like a loopback address is not a station origin either', () => {
     expect(origins.requestUrl({ protocol: 'http', host: '127.attacker.example', path: '/' })).toBeNull();
     expect(origins.requestUrl({ protocol: 'http', host: '127.0.0.7:80', path: '/x' })).toBe(

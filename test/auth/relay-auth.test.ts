@@ -113,7 +113,7 @@ describe('relay-observed NIP-42 authentication on a real relay', () => {
     await e.relay.close();
     await waitFor(() => !e.client.connected);
     e.relay = await startTestRelay({ port });
-    await waitFor(() => e.client.health()[0]?.subscription === 'live', 10_000);
+    await waitFor(() => e.client.health()[0]?.subscription === 'live');
     const frank = await register(e.t, 'frank@example.org');
     await publish(e.relay.url, auth22242(frank, { tags: [['challenge', await challengeFor(frank)]] }));
     await seen(frank);

@@ -53,6 +53,7 @@ describe('station payments (operator CLI)', () => {
         .split('\n')
         .map((line) => line.split('\t').slice(0, 3)),
     ).toEqual([
+      ['reaction id', 'status', 'amount'],
       [id(1), 'sent', '0.1 Ğ1'],
       [id(2), 'failed', '0.1 Ğ1'],
       [id(3), 'failed', '0.1 Ğ1'],

@@ -26,7 +26,7 @@ describe('uploadPhotoToIPFS (UPlanet common.js)', () => {
     await dir?.cleanup();
   });
 
-  /** The page's form; `npubFirst` is the one change this station needs from it (see README Compatibility). */
+  /** The page's form; `npubFirst`: the one change this station needs (docs/operations.md, "Compatibility"). */
   function photoForm(bytes: Buffer, name: string, hex: string, npubFirst: boolean): FormData {
     const form = new FormData();
     const file = new File([bytes], name, { type: 'image/jpeg' });

@@ -25,7 +25,7 @@ describe('webcam page upload (UPassport webcam.html)', () => {
     await dir?.cleanup();
   });
 
-  /** The page's upload form; `npubFirst`: the one change this station needs (see README Compatibility). */
+  /** The upload form; `npubFirst`: the one change this station needs (docs/operations.md, "Compatibility"). */
   function recording(bytes: Buffer, name: string, type: string, hex: string, npubFirst = true): FormData {
     const form = new FormData();
     if (npubFirst) form.append('npub', hex);

@@ -34,10 +34,11 @@ describe('the webcam page', () => {
       ['fr', 'Envoyer dans mon uDRIVE'],
       ['en', 'Upload to my uDRIVE'],
     ]) {
-      const res = await s.t.app.inject({ url: `/webcam?lang=${lang}` });
+      const res = await s.t.app.inject({ url: `/webcam?lang=${lang}`, headers: { host: '127.0.0.1:54321' } });
       expect(res.statusCode).toBe(200);
       expect(res.body).toContain(`<html lang="${lang}">`);
       expect(res.body).toContain(upload);
+      // The gateway at the host the page was asked by (here the station's own loopback address).
       expect(res.body).toContain(`data-gateway="${s.t.config.ipfsGateway}"`);
       expect(res.body.match(/<script\b[^>]*>/g)).toEqual(['<script type="module" src="/assets/webcam.js">']);
     }

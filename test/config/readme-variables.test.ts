@@ -18,13 +18,13 @@ async function variablesRead(): Promise<Set<string>> {
   return names;
 }
 
-/** The variables named in the first column of the README's configuration table. */
+/** The variables named in the first column of the table under "## Variables" in docs/configuration.md. */
 async function variablesDocumented(): Promise<Set<string>> {
-  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(
-    readme.indexOf('## Configuration'),
-    readme.indexOf('\n## ', readme.indexOf('## Configuration') + 1),
-  );
+  const text = await readFile(join(ROOT, 'docs', 'configuration.md'), 'utf8');
+  const start = text.indexOf('\n## Variables\n');
+  expect(start).toBeGreaterThan(-1);
+  const end = text.indexOf('\n## ', start + 1);
+  const section = text.slice(start, end === -1 ? undefined : end);
   const names = new Set<string>();
   for (const line of section.split('\n')) {
     if (!line.startsWith('| `')) continue;
@@ -34,7 +34,7 @@ async function variablesDocumented(): Promise<Set<string>> {
   return names;
 }
 
-describe('the README configuration table', () => {
+describe('the configuration table of docs/configuration.md', () => {
   it('names every variable the configuration reads, and only those', async () => {
     const read = await variablesRead();
     const documented = await variablesDocumented();

@@ -67,6 +67,7 @@ describe('station drive (CLI)', () => {
 
     const listed = await station('drive', 'ls', '--user', 'scraper@example.org');
     expect(lines(listed.stdout)).toEqual([
+      'path\tsize\tcid',
       `Videos/Ma vidéo.mp4\t18\t${answer.file_cid}`,
       `Videos/Ma vidéo (1).mp4\t18\t${answer.file_cid}`,
       `root\t36\t${second.new_cid}`,

@@ -38,7 +38,8 @@ describe('GET /api/drive', () => {
       generator: 'uplanet-station',
       version: 1,
       owner_hex_pubkey: alice.hex,
-      my_ipfs_gateway: 'http://127.0.0.1:18080',
+      // The links as this client reaches the station: PUBLIC_URL's host, the gateway's port, its scheme.
+      my_ipfs_gateway: 'https://station.example:18080',
       api_url: 'https://station.example/api-prefix',
       explorer: '_index.html',
       total_files: 2,
@@ -59,7 +60,7 @@ describe('GET /api/drive', () => {
         },
       ],
       root_cid: photo.new_cid,
-      explorer_url: `http://127.0.0.1:18080/ipfs/${photo.new_cid}/_index.html`,
+      explorer_url: `https://station.example:18080/ipfs/${photo.new_cid}/_index.html`,
       updated_at: expect.any(String),
     });
     // Public: no e-mail address anywhere.
@@ -71,7 +72,11 @@ describe('GET /api/drive', () => {
     const { root_cid: root, explorer_url: _url, updated_at: _at, ...published } = body;
     const store = t.app.contentStore;
     const bytes = await collect(store.cat(`${root}/manifest.json`));
-    expect(JSON.parse(bytes.toString('utf8'))).toEqual(published);
+    // The published manifest keeps the station's own gateway (its root CID must not depend on who asks).
+    expect(JSON.parse(bytes.toString('utf8'))).toEqual({
+      ...published,
+      my_ipfs_gateway: 'http://127.0.0.1:18080',
+    });
     // Stored as pages by seq (its CID is not `ipfs add`'s): any UnixFS reader reads it whole.
     const entries = await store.ls(root!);
     const manifest = entries.find((e) => e.name === 'manifest.json')!;

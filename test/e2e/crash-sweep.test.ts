@@ -81,7 +81,7 @@ describe('after a crash', () => {
           }
         })
         .find((entry) => entry.msg === SWEEP_DONE);
-    await waitFor(() => sweepLine() !== undefined, 20_000);
+    await waitFor(() => sweepLine() !== undefined);
 
     expect(sweepLine()).toMatchObject({ removed: 3, failed: 0 });
     // Neither the cookie's domain nor any file name is logged.
@@ -89,6 +89,6 @@ describe('after a crash', () => {
     expect(await filesUnder(userDir)).toEqual([...real, relative(userDir, inProgress)].sort());
     expect(await readdir(join(tmpDir, 'outbox'))).toEqual([]);
     const health = async () => (await (await fetch(`${url}/health`)).json()) as { status: string };
-    await waitFor(async () => (await health()).status === 'ok', 20_000);
+    await waitFor(async () => (await health()).status === 'ok');
   });
 });

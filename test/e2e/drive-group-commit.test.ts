@@ -71,7 +71,7 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
 async function reopen(root: string) {
   const services = await openDriveAt(root, { quotaBytes: 100 * 1024 ** 3 });
   services.start(() => [USER]);
-  await waitFor(() => services.db.intents.getKeysCount() === 0, 30_000);
+  await waitFor(() => services.db.intents.getKeysCount() === 0);
   const driveDir = services.drive.driveDir(USER);
   return { services, store: services.store, driveDir, manifest: await readDriveManifest(services, USER) };
 }

@@ -36,7 +36,7 @@ describe('a drive raced by its owner and its pages, across a SIGKILL', () => {
       const service = startService(env);
       services.push(service);
       base = await service.listening;
-      await waitFor(async () => (await fetch(`${base}/health`)).ok, 30_000);
+      await waitFor(async () => (await fetch(`${base}/health`)).ok);
       return service;
     };
     const first = await start();

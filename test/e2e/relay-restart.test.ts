@@ -78,13 +78,13 @@ describe('a station with 200,000 stored events', () => {
       services.push(service);
       const url = await service.listening;
       const health = async () => (await (await fetch(`${url}/health`)).json()) as Health;
-      await waitFor(async () => (await health()).status === 'ok', 30_000);
+      await waitFor(async () => (await health()).status === 'ok');
       return { service, url, health };
     };
 
     const first = await start();
     // The bot's back-fill (the last day: the 2,000 recent events) comes from the store: nothing to verify.
-    await waitFor(async () => (await first.health()).nostr_verification.cache_hits >= RECENT, 30_000);
+    await waitFor(async () => (await first.health()).nostr_verification.cache_hits >= RECENT);
     const afterStart = await first.health();
     // The only signatures checked are fresh ones: the bot's own NIP-42 answer (one per connection).
     expect(afterStart.nostr_verification.checks).toBeLessThanOrEqual(2);

@@ -48,8 +48,15 @@ export async function connectedClient(url: string, since = 0): Promise<RelayClie
   return client;
 }
 
-/** Polls a condition (no fixed sleeps): resolves when true, fails after `timeoutMs`. */
-export async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
+/**
+ * Polls a condition (no fixed sleeps): resolves when true. `timeoutMs` only ends a wait that hangs, with a
+ * clearer message than the test's own timeout (90 s, vitest.config.ts): never a timing assertion, so the
+ * default is long enough for this shared machine's slowest hours (a 5 s default once failed 200 × 60 KB events).
+ */
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');

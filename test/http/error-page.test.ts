@@ -65,7 +65,7 @@ describe('read-outs asked for as pages fail as pages', () => {
     await squid.close();
   });
 
-  it('answers a bad key with a French page under lang=fr, same status and X-Reason', async () => {
+  it('answers a bad key with a French page and a French detail under lang=fr, same status and X-Reason', async () => {
     const res = await get(base, `${BAD_KEY}&html=1&lang=fr`);
     expect(res.status).toBe(400);
     expect(res.type).toBe('text/html; charset=utf-8');
@@ -73,7 +73,8 @@ describe('read-outs asked for as pages fail as pages', () => {
     expect(res.body).toContain('<html lang="fr">');
     expect(res.body).toContain('Demande impossible');
     expect(res.body).toContain('<dd id="error-code" class="mono">INVALID_G1PUB</dd>');
-    expect(res.body).toContain('g1pub must be a Ğ1 public key');
+    expect(res.body).toContain('g1pub doit être une clé publique Ğ1');
+    expect(res.body).not.toContain('g1pub must be');
     expect(res.body).toContain('<a id="error-back" href="/check_balance?html=1&amp;lang=fr">');
   });
 
@@ -87,6 +88,7 @@ describe('read-outs asked for as pages fail as pages', () => {
       expect(res.body).toContain('<html lang="en">');
       expect(res.body).toContain('Request not possible');
       expect(res.body).toContain('Back to the page');
+      expect(res.body).toContain('g1pub must be a Ğ1 public key');
     }
     expect((await get(base, `${BAD_KEY}&html=1`)).body).toContain('<html lang="fr">');
   });
@@ -155,6 +157,7 @@ describe('an indexer outage asked for as a page', () => {
       expect(page.type).toBe('text/html; charset=utf-8');
       expect(page.reason).toContain('unreachable');
       expect(page.body).toContain('Service indisponible');
+      expect(page.body).toContain('L’indexeur Ğ1 est injoignable');
       expect(page.body).toContain('INDEXER_DOWN');
     }
     const json = await get(base, '/check_society');

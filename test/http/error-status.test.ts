@@ -18,19 +18,75 @@ import { AnswerWithStatus } from '../../src/http/error-status.js';
 describe('errors by meaning, answered by the HTTP layer', () => {
   let app: FastifyInstance;
   const thrown: Record<string, () => Error> = {
-    invalid: () => new InvalidInput('INVALID_NPUB', 'npub must be a bech32 npub or 64 hex characters.'),
-    unauthenticated: () => new Unauthenticated('AUTH_REQUIRED', 'Send an Authorization: Nostr header.'),
-    forbidden: () => new Forbidden('NOT_REGISTERED', 'This key has no user directory on this station.'),
-    missing: () => new NotFound('FILE_NOT_FOUND', 'There is no such file in the drive.'),
-    conflict: () => new Conflict('USER_EXISTS', 'a@example.org is already registered.'),
-    large: () => new TooLarge('QUOTA_EXCEEDED', 'The file does not fit in the drive quota of 1 MB.'),
-    later: () => new TryLater('STATION_BUSY', 'The station is receiving 3 uploads already; retry in 5 s.', 5),
-    busy: () => new TryLater('DRIVE_BUSY', 'The drive is busy with another change; try again shortly.'),
-    down: () => new DependencyError('indexer', 'down', 'The Ğ1 indexer is unreachable.'),
-    failed: () => new DependencyError('mail', 'failed', 'The mail server refused the message.'),
-    slow: () => new DependencyError('content store', 'timeout', 'The Kubo node did not answer in time.'),
-    broken: () => new StationError('CID_MISMATCH', 'The content store computed another CID.'),
-    rewritten: () => new AnswerWithStatus(404, new Forbidden('NOT_REGISTERED', 'Not known here.')),
+    invalid: () =>
+      new InvalidInput('INVALID_NPUB', {
+        en: 'npub must be a bech32 npub or 64 hex characters.',
+        fr: 'npub doit être une npub ou 64 caractères hexadécimaux.',
+      }),
+    unauthenticated: () =>
+      new Unauthenticated('AUTH_REQUIRED', {
+        en: 'Send an Authorization: Nostr header.',
+        fr: 'Envoyez un en-tête Authorization: Nostr.',
+      }),
+    forbidden: () =>
+      new Forbidden('NOT_REGISTERED', {
+        en: 'This key has no user directory on this station.',
+        fr: 'Cette clé n’a pas de dossier utilisateur sur cette station.',
+      }),
+    missing: () =>
+      new NotFound('FILE_NOT_FOUND', {
+        en: 'There is no such file in the drive.',
+        fr: 'Ce fichier n’existe pas dans le uDRIVE.',
+      }),
+    conflict: () =>
+      new Conflict('USER_EXISTS', {
+        en: 'a@example.org is already registered.',
+        fr: 'a@example.org est déjà inscrite.',
+      }),
+    large: () =>
+      new TooLarge('QUOTA_EXCEEDED', {
+        en: 'The file does not fit in the drive quota of 1 MB.',
+        fr: 'Le fichier ne tient pas dans le quota de 1 Mo.',
+      }),
+    later: () =>
+      new TryLater(
+        'STATION_BUSY',
+        {
+          en: 'The station is receiving 3 uploads already; retry in 5 s.',
+          fr: 'La station reçoit déjà 3 envois ; réessayez dans 5 s.',
+        },
+        5,
+      ),
+    busy: () =>
+      new TryLater('DRIVE_BUSY', {
+        en: 'The drive is busy with another change; try again shortly.',
+        fr: 'Le uDRIVE est occupé ; réessayez dans un instant.',
+      }),
+    down: () =>
+      new DependencyError('indexer', 'down', {
+        en: 'The Ğ1 indexer is unreachable.',
+        fr: 'L’indexeur Ğ1 est injoignable.',
+      }),
+    failed: () =>
+      new DependencyError('mail', 'failed', {
+        en: 'The mail server refused the message.',
+        fr: 'Le serveur de mail a refusé le message.',
+      }),
+    slow: () =>
+      new DependencyError('content store', 'timeout', {
+        en: 'The Kubo node did not answer in time.',
+        fr: 'Le nœud Kubo n’a pas répondu à temps.',
+      }),
+    broken: () =>
+      new StationError('CID_MISMATCH', {
+        en: 'The content store computed another CID.',
+        fr: 'Le stockage a calculé un autre CID.',
+      }),
+    rewritten: () =>
+      new AnswerWithStatus(
+        404,
+        new Forbidden('NOT_REGISTERED', { en: 'Not known here.', fr: 'Inconnu ici.' }),
+      ),
   };
 
   beforeAll(async () => {
@@ -67,6 +123,14 @@ describe('errors by meaning, answered by the HTTP layer', () => {
     expect(response.json()).toEqual({ detail, code });
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(response.headers['x-reason']).toBe(detail.replace(/[^\x20-\x7e]/g, '?'));
+    // The same error for a client that prefers French: the detail changes, the code and status never do.
+    const french = await app.inject({
+      url: `/throw/${name}`,
+      headers: { 'accept-language': 'fr-FR,fr;q=0.9' },
+    });
+    expect(french.statusCode).toBe(status);
+    expect(french.json()).toEqual({ detail: (thrown[name]!() as StationError).detail.fr, code });
+    expect(french.headers['x-reason']).toBe(response.headers['x-reason']);
   });
 
   it('asks for Nostr credentials on a 401 only', async () => {

@@ -253,13 +253,9 @@ function relayCases(name: RouteName): Case[] {
       async (ctx) => [request(name, { npub: ctx.legacy.npub })],
       refused('AUTH_CHALLENGE_NOT_ISSUED'),
     ],
-    // An upload naming no key is the owner's when one key alone is logged in from that address (the pages
-    // send the file first); elsewhere a missing npub is a missing credential.
-    [
-      'with no npub',
-      async () => [request(name, {})],
-      name === 'upload' ? passes(name) : refused('AUTH_REQUIRED'),
-    ],
+    // A missing npub is a missing credential, an upload's too: even from an address where one key is logged
+    // in, no key is guessed for the caller (docs/auth-model.md, "Uploads that send the file first").
+    ['with no npub', async () => [request(name, {})], refused('AUTH_REQUIRED')],
     [
       'with no npub, from a stranger address',
       async () => [request(name, { address: STRANGER })],

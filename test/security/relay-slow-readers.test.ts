@@ -49,7 +49,7 @@ describe('clients that never read', () => {
     );
     for (const writer of writers) writer.close();
     if (stored.some((answer) => answer[2] !== true)) throw new Error('the notes were not all stored');
-    await waitFor(async () => (await station.health()).relay_store?.events === STORED, 30_000);
+    await waitFor(async () => (await station.health()).relay_store?.events === STORED);
   });
   afterAll(async () => {
     for (const reader of readers.splice(0)) reader.close();

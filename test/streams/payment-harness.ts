@@ -193,6 +193,6 @@ export async function countRecords(instance: Instance): Promise<number> {
 }
 
 export async function waitForStatus(instance: Instance, id: string, status: string): Promise<PaymentRecord> {
-  await waitFor(async () => (await instance.payments.journal.read(id))?.status === status, 10_000);
+  await waitFor(async () => (await instance.payments.journal.read(id))?.status === status);
   return (await instance.payments.journal.read(id))!;
 }

@@ -79,7 +79,7 @@ describe('relay client', () => {
     // The restarted relay holds both (as a relay with storage would): the overlap fetches `before` again.
     await publish(relay.url, before);
     await publish(relay.url, during);
-    await waitFor(() => received.length === 2, 15_000);
+    await waitFor(() => received.length === 2);
     await waitFor(() => client.stats.duplicates === 1);
     expect(received.map((e) => e.content)).toEqual(['before', 'during']);
     expect(client.stats.reconnects).toBeGreaterThanOrEqual(1);

@@ -177,7 +177,7 @@ describe('station view fed by the relay streams', () => {
     await store.put(meanwhile);
     await store.close();
     relay = await startTestRelay({ port, storePath: join(dir.path, 'relay') });
-    await waitFor(() => station.view.profile(author.hex)?.name === 'meanwhile', 10_000);
+    await waitFor(() => station.view.profile(author.hex)?.name === 'meanwhile');
     expect(station.client.stats.reconnects).toBeGreaterThan(0);
   });
 });

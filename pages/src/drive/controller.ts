@@ -3,7 +3,7 @@
 import type { PublishedFile } from '../../../src/drive/listing-schema.js';
 import type { DriveScriptLabels } from '../../labels/types.js';
 import { byId, element } from '../lib/dom.js';
-import { ApiError, errorText } from '../lib/http.js';
+import { ApiError, failureText } from '../lib/http.js';
 import type { Signer } from '../lib/signer.js';
 import { copyToMyDrive, deleteFile, uploadFile } from './actions.js';
 import { renderDrive, type FileLinks } from './view.js';
@@ -48,7 +48,7 @@ export function wireDrive(options: {
   const say = (text: string, outcome: string) =>
     result.replaceChildren(element('p', { text, attrs: { 'data-outcome': outcome } }));
   const failed = (error: unknown) =>
-    say(`${t.failed}: ${errorText(error)}`, error instanceof ApiError ? error.code : 'ERROR');
+    say(failureText(t.failed, error), error instanceof ApiError ? error.code : 'ERROR');
 
   /** Runs a signed change, then follows the root the station answered with. */
   async function change(work: (key: Signer) => Promise<{ new_cid: string }>, done: string): Promise<void> {

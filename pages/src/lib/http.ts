@@ -1,3 +1,5 @@
+import type { Localized } from '../../../src/i18n/localized.js';
+
 /** An answer that is not a success: the station's `{detail, code}`, or what the network said. */
 export class ApiError extends Error {
   constructor(
@@ -23,15 +25,30 @@ function answer<T>(status: number, text: string, statusText = ''): T {
   throw new ApiError(status, typeof body.code === 'string' ? body.code : `HTTP_${status}`, detail);
 }
 
+/**
+ * The page's own language (`<html lang>`): sent as `Accept-Language` with every call, so the station's
+ * sentences (details of refusals, messages of successes) come in the page's language whatever the browser
+ * prefers (docs/api-contract.md §6).
+ */
+function pageLanguage(): string {
+  return document.documentElement.lang || 'fr';
+}
+
+/** What the browser says when the station never answered, in the page's language too. */
+const inPageLanguage = (text: Localized) => (pageLanguage() === 'en' ? text.en : text.fr);
+const UNREACHABLE: Localized = { en: 'The station cannot be reached.', fr: 'La station est injoignable.' };
+const INTERRUPTED: Localized = { en: 'The upload was interrupted.', fr: 'L’envoi a été interrompu.' };
+
 /** fetch() for JSON APIs: the parsed body, or an ApiError whose message is the station's sentence. */
 export async function fetchJson<T>(url: string, init: RequestInit = {}): Promise<T> {
   const headers = new Headers(init.headers);
   if (!headers.has('accept')) headers.set('accept', 'application/json');
+  if (!headers.has('accept-language')) headers.set('accept-language', pageLanguage());
   let response: Response;
   try {
     response = await fetch(url, { ...init, headers, credentials: 'same-origin' });
   } catch {
-    throw new ApiError(0, 'NETWORK', 'The station cannot be reached.');
+    throw new ApiError(0, 'NETWORK', inPageLanguage(UNREACHABLE));
   }
   return answer<T>(response.status, await response.text(), response.statusText);
 }
@@ -49,6 +66,8 @@ export function sendWithProgress<T>(url: string, request: ProgressRequest): Prom
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open(request.method, url);
+    const named = (name: string) => Object.keys(request.headers).some((key) => key.toLowerCase() === name);
+    if (!named('accept-language')) xhr.setRequestHeader('accept-language', pageLanguage());
     for (const [name, value] of Object.entries(request.headers)) xhr.setRequestHeader(name, value);
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable && event.total > 0) request.onProgress?.(event.loaded / event.total);
@@ -60,8 +79,8 @@ export function sendWithProgress<T>(url: string, request: ProgressRequest): Prom
         reject(error);
       }
     };
-    xhr.onerror = () => reject(new ApiError(0, 'NETWORK', 'The station cannot be reached.'));
-    xhr.onabort = () => reject(new ApiError(0, 'ABORTED', 'The upload was interrupted.'));
+    xhr.onerror = () => reject(new ApiError(0, 'NETWORK', inPageLanguage(UNREACHABLE)));
+    xhr.onabort = () => reject(new ApiError(0, 'ABORTED', inPageLanguage(INTERRUPTED)));
     xhr.send(request.body);
   });
 }
@@ -70,4 +89,9 @@ export function sendWithProgress<T>(url: string, request: ProgressRequest): Prom
 export function errorText(error: unknown): string {
   if (error instanceof Error) return error.message;
   return String(error);
+}
+
+/** "<failed>: <what the station or the browser said>", with the French space before the colon. */
+export function failureText(failed: string, error: unknown): string {
+  return `${failed}${pageLanguage() === 'fr' ? ' : ' : ': '}${errorText(error)}`;
 }

@@ -1,5 +1,5 @@
 import { byId, readData } from './dom.js';
-import { errorText } from './http.js';
+import { failureText } from './http.js';
 
 /** The page's `#page-error` line: one sentence at a time, as text. */
 export interface ErrorLine {
@@ -31,7 +31,7 @@ export function startPage<T extends { failed: string }>(appId: string): PageStar
     error: {
       show: (text) => (line.textContent = text),
       clear: () => (line.textContent = ''),
-      failed: (error) => (line.textContent = `${t.failed}: ${errorText(error)}`),
+      failed: (error) => (line.textContent = failureText(t.failed, error)),
     },
     ready: () => (root.dataset.ready = 'true'),
   };

@@ -52,6 +52,9 @@ export function mediaTypeOf(header: string | undefined | null): string | null {
  * drive (one file per SHA-256: the same bytes twice are the same file), deleting takes it out of the
  * caller's drive only, and the bytes are found by hash whoever uploaded them and whatever they named them.
  */
+/** The API and gateway a blob's URLs are written with. */
+type ClientLinks = Pick<DriveLinks, 'api' | 'gateway'>;
+
 export class BlobService {
   constructor(private readonly deps: BlobServiceDeps) {}
 
@@ -72,16 +75,23 @@ export class BlobService {
     return this.deps.index.owned(pubkey);
   }
 
-  /** `<api>/<sha256>.<ext>`: BUD-02 wants an extension in the URL, for clients that judge by it. */
-  urlOf(sha256: string, type: string): string {
-    const ext = extension(type);
-    return `${this.deps.links().api}/${sha256}${ext && ext !== 'bin' ? `.${ext}` : ''}`;
+  /**
+   * `<api>/<sha256>.<ext>`: BUD-02 wants an extension in the URL, for clients that judge by it. `links`: the
+   * API and gateway as the client reaches them (src/http/public-urls.ts), else as published drives name them.
+   */
+  urlOf(sha256: string, type: string, links: ClientLinks = this.deps.links()): string {
+    // BUD-02: the url ends with the blob's extension; a type with none (octet-stream included) is `.bin`.
+    return `${links.api}/${sha256}.${extension(type) || 'bin'}`;
   }
 
-  metadata(blob: OwnedBlob, extra: Pick<FileMetadata, 'dim' | 'alt'> = {}): FileMetadata {
-    const fallback = `${this.deps.links().gateway}/ipfs/${blob.link}`;
+  metadata(
+    blob: OwnedBlob,
+    extra: Pick<FileMetadata, 'dim' | 'alt'> = {},
+    links: ClientLinks = this.deps.links(),
+  ): FileMetadata {
+    const fallback = `${links.gateway}/ipfs/${blob.link}`;
     return {
-      url: this.urlOf(blob.sha256, blob.type),
+      url: this.urlOf(blob.sha256, blob.type, links),
       type: blob.type,
       sha256: blob.sha256,
       size: blob.size,
@@ -91,8 +101,8 @@ export class BlobService {
     };
   }
 
-  descriptor(blob: OwnedBlob): BlobDescriptor {
-    const metadata = this.metadata(blob);
+  descriptor(blob: OwnedBlob, links: ClientLinks = this.deps.links()): BlobDescriptor {
+    const metadata = this.metadata(blob, {}, links);
     return {
       url: metadata.url,
       sha256: blob.sha256,
@@ -125,7 +135,10 @@ export class BlobService {
   ): Promise<KeptBlob> {
     if (looksLikeNetscapeCookies(staged.head)) {
       await this.discard(staged);
-      throw new InvalidInput('COOKIE_FILE', 'This is a cookie file: it never goes to the public drive.');
+      throw new InvalidInput('COOKIE_FILE', {
+        en: 'This is a cookie file: it never goes to the public drive.',
+        fr: 'C’est un fichier de cookies : il ne va jamais dans le uDRIVE public.',
+      });
     }
     const type = options.type ?? sniffContentType(staged.head);
     const ext = extension(type) || 'bin';
@@ -143,7 +156,11 @@ export class BlobService {
   /** Takes the blob out of this user's drive; other users' copies stay. */
   async remove(user: UserRecord, sha256: string): Promise<OwnedBlob> {
     const held = this.deps.index.heldBy(user.hex, sha256);
-    if (!held) throw new NotFound('BLOB_NOT_FOUND', 'Your drive holds no blob with this SHA-256.');
+    if (!held)
+      throw new NotFound('BLOB_NOT_FOUND', {
+        en: 'Your drive holds no blob with this SHA-256.',
+        fr: 'Votre uDRIVE ne contient aucun blob de ce SHA-256.',
+      });
     await this.deps.drive.delete(user, held.path);
     return held;
   }

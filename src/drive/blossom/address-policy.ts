@@ -43,6 +43,24 @@ const RANGES: readonly (readonly [kind: string, family: Family, network: string,
   ['documentation', 'ipv6', '3fff::', 20],
 ];
 
+/** The kinds of RANGES as a French sentence names them ("une adresse privée"). */
+const FRENCH_KINDS: Readonly<Record<string, string>> = {
+  unspecified: 'non spécifiée',
+  private: 'privée',
+  'shared (carrier-grade NAT)': 'partagée (NAT d’opérateur)',
+  loopback: 'de bouclage',
+  'link-local': 'locale au lien',
+  reserved: 'réservée',
+  documentation: 'de documentation',
+  benchmarking: 'de banc d’essai',
+  multicast: 'multicast',
+  broadcast: 'de diffusion',
+  'unique-local': 'locale unique',
+  'site-local': 'locale au site',
+  'NAT64 local-use': 'NAT64 d’usage local',
+  invalid: 'invalide',
+};
+
 const RULES = RANGES.map(([kind, family, network, prefix]) => {
   const list = new BlockList();
   list.addSubnet(network, prefix, family);
@@ -110,9 +128,14 @@ export async function judge(target: URL, lookup: Lookup, trusted: ReadonlySet<st
     try {
       addresses = await lookup(host);
     } catch (error) {
-      throw new MirrorFetchFailedError(`could not resolve ${host}: ${reasonOf(error)}`, error);
+      const reason = reasonOf(error);
+      throw new MirrorFetchFailedError(
+        { en: `could not resolve ${host}: ${reason}`, fr: `impossible de résoudre ${host} : ${reason}` },
+        error,
+      );
     }
-    if (addresses.length === 0) throw new MirrorFetchFailedError(`${host} has no address`);
+    if (addresses.length === 0)
+      throw new MirrorFetchFailedError({ en: `${host} has no address`, fr: `${host} n’a aucune adresse` });
   }
   if (trusted.has(target.origin)) return addresses;
   for (const { address } of addresses) {
@@ -120,7 +143,12 @@ export async function judge(target: URL, lookup: Lookup, trusted: ReadonlySet<st
     if (kind === null) continue;
     const what = `${/^[aeio]/.test(kind) ? 'an' : 'a'} ${kind} address`;
     const where = literal ? `${target.host} is ${what}` : `${host} resolves to ${address}, ${what}`;
-    throw new MirrorUrlRefusedError(`${where}; only public addresses can be mirrored`);
+    const whatFr = `une adresse ${FRENCH_KINDS[kind] ?? kind}`;
+    const whereFr = literal ? `${target.host} est ${whatFr}` : `${host} se résout en ${address}, ${whatFr}`;
+    throw new MirrorUrlRefusedError({
+      en: `${where}; only public addresses can be mirrored`,
+      fr: `${whereFr} ; seules les adresses publiques peuvent être mises en miroir`,
+    });
   }
   return addresses;
 }

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { unixSeconds, type Clock } from '../../clock.js';
 import { parseNostrAuthorization } from '../../nostr/authorization.js';
 import type { ReplayRecords } from '../../auth/replay.js';
-import { Unauthenticated } from '../../errors.js';
+import { Unauthenticated, type Localized } from '../../errors.js';
 import { coversBlob, verifyBlossomAuthOffThread, type BlossomVerb } from '../../nostr/blossom-auth.js';
 import type { OwnServers } from './own-servers.js';
 
@@ -19,6 +19,12 @@ export interface BlossomGrant {
 const MAX_REMEMBER_SECONDS = 366 * 86_400;
 
 const SHA256 = /^[0-9a-f]{64}$/;
+
+/** A token presented again for the same blob (upload preflight, upload, delete). */
+export const TOKEN_SPENT: Localized = {
+  en: 'Blossom authorization: this token was already used for this blob.',
+  fr: 'Autorisation Blossom : ce jeton a déjà servi pour ce blob.',
+};
 
 export function isSha256(value: unknown): value is string {
   return typeof value === 'string' && SHA256.test(value);
@@ -43,19 +49,25 @@ export class BlossomGate {
   async check(request: FastifyRequest, verb: BlossomVerb, sha256?: string): Promise<BlossomGrant> {
     const header = parseNostrAuthorization(request.headers.authorization);
     if (!header)
-      throw new Unauthenticated(
-        'BLOSSOM_AUTH_REQUIRED',
-        `This needs an Authorization: Nostr header holding a kind-24242 token with t=${verb}.`,
-      );
+      throw new Unauthenticated('BLOSSOM_AUTH_REQUIRED', {
+        en: `This needs an Authorization: Nostr header holding a kind-24242 token with t=${verb}.`,
+        fr: `Il faut un en-tête Authorization: Nostr portant un jeton de kind 24242 avec t=${verb}.`,
+      });
     if (!header.ok)
-      throw new Unauthenticated('BLOSSOM_AUTH_MALFORMED', `Authorization header: ${header.reason}.`);
+      throw new Unauthenticated('BLOSSOM_AUTH_MALFORMED', {
+        en: `Authorization header: ${header.reason.en}.`,
+        fr: `En-tête Authorization : ${header.reason.fr}.`,
+      });
     const now = Math.floor(request.receivedAt / 1000);
     const isOwnServer = (tag: string) => this.deps.servers.names(tag);
     const verdict = await verifyBlossomAuthOffThread(header.event, { verb, now, isOwnServer, sha256 });
     if (!verdict.ok) {
-      const names =
-        verdict.code === 'BLOSSOM_AUTH_WRONG_SERVER' ? ` (this one is ${this.deps.servers.describe()})` : '';
-      throw new Unauthenticated(verdict.code, `Blossom authorization: ${verdict.reason}${names}.`);
+      const wrongServer = verdict.code === 'BLOSSOM_AUTH_WRONG_SERVER';
+      const servers = wrongServer ? this.deps.servers.describe() : '';
+      throw new Unauthenticated(verdict.code, {
+        en: `Blossom authorization: ${verdict.reason.en}${wrongServer ? ` (this one is ${servers})` : ''}.`,
+        fr: `Autorisation Blossom : ${verdict.reason.fr}${wrongServer ? ` (celui-ci est ${servers})` : ''}.`,
+      });
     }
     return {
       pubkey: verdict.pubkey,
@@ -69,10 +81,10 @@ export class BlossomGate {
   /** The blob check left for after the body: an upload of other bytes than the token names is refused. */
   requireBlob(grant: BlossomGrant, sha256: string): void {
     if (!coversBlob(grant.blobs, grant.verb, sha256))
-      throw new Unauthenticated(
-        'BLOSSOM_AUTH_WRONG_BLOB',
-        'Blossom authorization: the token has no x tag for these bytes.',
-      );
+      throw new Unauthenticated('BLOSSOM_AUTH_WRONG_BLOB', {
+        en: 'Blossom authorization: the token has no x tag for these bytes.',
+        fr: 'Autorisation Blossom : le jeton n’a pas de tag x pour ces octets.',
+      });
   }
 
   /** Whether this token was already spent on this blob (for preflights, which spend nothing). */
@@ -88,10 +100,7 @@ export class BlossomGate {
   async spend(grant: BlossomGrant, sha256: string): Promise<void> {
     const until = Math.min(grant.expiration, unixSeconds(this.deps.clock) + MAX_REMEMBER_SECONDS);
     if (!(await this.deps.replay.claim(replayKey(grant, sha256), until)))
-      throw new Unauthenticated(
-        'AUTH_REPLAYED',
-        'Blossom authorization: this token was already used for this blob.',
-      );
+      throw new Unauthenticated('AUTH_REPLAYED', TOKEN_SPENT);
   }
 }
 

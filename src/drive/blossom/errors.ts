@@ -1,35 +1,35 @@
-import { InvalidInput, StationError, TooLarge } from '../../errors.js';
+import { InvalidInput, StationError, TooLarge, type Localized } from '../../errors.js';
 
 /** The URL itself is not one the station will fetch: wrong scheme, credentials, or a non-public address. */
 export class MirrorUrlRefusedError extends InvalidInput {
-  constructor(detail: string) {
+  constructor(detail: Localized) {
     super('MIRROR_URL_REFUSED', detail);
   }
 }
 
 /** The origin could not be reached, answered with an error, stalled, or redirected too often. */
 export class MirrorFetchFailedError extends StationError {
-  constructor(detail: string, cause?: unknown) {
+  constructor(detail: Localized, cause?: unknown) {
     super('MIRROR_FETCH_FAILED', detail, { cause });
   }
 }
 
 /** The origin did not send the whole blob within MIRROR_DEADLINE. */
 export class MirrorTimeoutError extends StationError {
-  constructor(detail: string) {
+  constructor(detail: Localized) {
     super('MIRROR_TIMEOUT', detail);
   }
 }
 
 /** The origin sent less than MIRROR_MIN_BYTES_PER_S over the last MIRROR_RATE_WINDOW. */
 export class MirrorTooSlowError extends StationError {
-  constructor(detail: string) {
+  constructor(detail: Localized) {
     super('MIRROR_TOO_SLOW', detail);
   }
 }
 
 export class MirrorTooLargeError extends TooLarge {
-  constructor(detail: string) {
+  constructor(detail: Localized) {
     super('MIRROR_TOO_LARGE', detail);
   }
 }

@@ -43,7 +43,13 @@ export function guardedBody(target: URL, req: ClientRequest, res: IncomingMessag
       return {
         async next() {
           const idle = setTimeout(
-            () => stop(new MirrorFetchFailedError(`${target.href} sent nothing for ${timeoutMs} ms`)),
+            () =>
+              stop(
+                new MirrorFetchFailedError({
+                  en: `${target.href} sent nothing for ${timeoutMs} ms`,
+                  fr: `${target.href} n’a rien envoyé pendant ${timeoutMs} ms`,
+                }),
+              ),
             timeoutMs,
           );
           try {
@@ -62,7 +68,14 @@ export function guardedBody(target: URL, req: ClientRequest, res: IncomingMessag
             finish();
             if (stopped !== undefined) throw stopped;
             if (error instanceof StationError) throw error;
-            throw new MirrorFetchFailedError(`reading ${target.href} failed: ${reasonOf(error)}`, error);
+            const reason = reasonOf(error);
+            throw new MirrorFetchFailedError(
+              {
+                en: `reading ${target.href} failed: ${reason}`,
+                fr: `la lecture de ${target.href} a échoué : ${reason}`,
+              },
+              error,
+            );
           } finally {
             clearTimeout(idle);
           }
@@ -77,4 +90,7 @@ export function guardedBody(target: URL, req: ClientRequest, res: IncomingMessag
 }
 
 export const tooLarge = (target: URL, maxBytes: number) =>
-  new MirrorTooLargeError(`${target.href} is larger than the ${maxBytes} bytes a mirrored blob may have`);
+  new MirrorTooLargeError({
+    en: `${target.href} is larger than the ${maxBytes} bytes a mirrored blob may have`,
+    fr: `${target.href} dépasse les ${maxBytes} octets permis à un blob mis en miroir`,
+  });

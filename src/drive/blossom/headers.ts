@@ -7,7 +7,11 @@ export function declaredHash(request: FastifyRequest): string | undefined {
   const value = request.headers['x-sha-256'];
   if (value === undefined) return undefined;
   const hash = String(value).trim().toLowerCase();
-  if (!isSha256(hash)) throw new InvalidInput('INVALID_SHA256', 'X-SHA-256 must be 64 hex characters.');
+  if (!isSha256(hash))
+    throw new InvalidInput('INVALID_SHA256', {
+      en: 'X-SHA-256 must be 64 hex characters.',
+      fr: 'X-SHA-256 doit faire 64 caractères hexadécimaux.',
+    });
   return hash;
 }
 
@@ -15,7 +19,10 @@ export function declaredLength(request: FastifyRequest, header: string): number 
   const value = request.headers[header];
   if (value === undefined) return undefined;
   if (!/^\d{1,15}$/.test(String(value).trim()))
-    throw new InvalidInput('INVALID_LENGTH', `${header} must be a byte count.`);
+    throw new InvalidInput('INVALID_LENGTH', {
+      en: `${header} must be a byte count.`,
+      fr: `${header} doit être un nombre d’octets.`,
+    });
   return Number(value);
 }
 

@@ -21,8 +21,8 @@ declare module 'fastify' {
 }
 
 /**
- * The NOSTR-native drive (README, "NOSTR clients and the drive"): Blossom on the API's root and NIP-96, on
- * the drive and its index; the services are buildApp's decorators (`blobs`, `blossomGate`, `fileMetadata`).
+ * The NOSTR-native drive (docs/api.md, "NOSTR clients and the drive"): Blossom on the API's root and NIP-96,
+ * on the drive and its index; the services are buildApp's decorators (`blobs`, `blossomGate`, `fileMetadata`).
  */
 export async function registerBlossom(app: StationApp): Promise<void> {
   await app.register(blossomReadRoutes);

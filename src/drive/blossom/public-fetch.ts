@@ -10,7 +10,8 @@ import { isIP } from 'node:net';
 import { StationError } from '../../errors.js';
 import { bareHost, judge, pinnedLookup, type Address } from './address-policy.js';
 import { guardedBody, tooLarge } from './guarded-body.js';
-import { MirrorFetchFailedError, MirrorUrlRefusedError, reasonOf } from './errors.js';
+import { MirrorFetchFailedError, reasonOf } from './errors.js';
+import { parseTarget, redirectTarget } from './mirror-url.js';
 import { TransferWatch, type PaceLimits } from './transfer-watch.js';
 
 export { isPublicAddress } from './address-policy.js';
@@ -69,7 +70,13 @@ export async function fetchPublic(url: string, options: PublicFetchOptions): Pro
   signal.addEventListener('abort', onAbort, { once: true });
   let answered = false;
   const deadline = setTimeout(
-    () => headers.abort(new MirrorFetchFailedError(`no answer from ${url} within ${options.timeoutMs} ms`)),
+    () =>
+      headers.abort(
+        new MirrorFetchFailedError({
+          en: `no answer from ${url} within ${options.timeoutMs} ms`,
+          fr: `aucune réponse de ${url} en ${options.timeoutMs} ms`,
+        }),
+      ),
     options.timeoutMs,
   );
   try {
@@ -83,13 +90,19 @@ export async function fetchPublic(url: string, options: PublicFetchOptions): Pro
       if (REDIRECTS.has(status)) {
         req.destroy();
         if (hop >= maxRedirects)
-          throw new MirrorFetchFailedError(`${url} redirects more than ${maxRedirects} times`);
+          throw new MirrorFetchFailedError({
+            en: `${url} redirects more than ${maxRedirects} times`,
+            fr: `${url} redirige plus de ${maxRedirects} fois`,
+          });
         target = parseTarget(redirectTarget(target, status, res.headers.location));
         continue;
       }
       if (status < 200 || status > 299) {
         req.destroy();
-        throw new MirrorFetchFailedError(`${target.href} answered HTTP ${status}`);
+        throw new MirrorFetchFailedError({
+          en: `${target.href} answered HTTP ${status}`,
+          fr: `${target.href} a répondu HTTP ${status}`,
+        });
       }
       const length = Number(res.headers['content-length'] ?? NaN);
       const contentLength = Number.isSafeInteger(length) && length >= 0 ? length : null;
@@ -104,37 +117,18 @@ export async function fetchPublic(url: string, options: PublicFetchOptions): Pro
     }
   } catch (error) {
     if (error instanceof StationError || (signal.aborted && error === signal.reason)) throw error;
-    throw new MirrorFetchFailedError(`could not fetch ${target.href}: ${reasonOf(error)}`, error);
+    const reason = reasonOf(error);
+    throw new MirrorFetchFailedError(
+      {
+        en: `could not fetch ${target.href}: ${reason}`,
+        fr: `impossible de lire ${target.href} : ${reason}`,
+      },
+      error,
+    );
   } finally {
     clearTimeout(deadline);
     signal.removeEventListener('abort', onAbort);
     if (!answered) watch.close();
-  }
-}
-
-function parseTarget(href: string): URL {
-  let target: URL;
-  try {
-    target = new URL(href);
-  } catch {
-    throw new MirrorUrlRefusedError('the mirror URL is not an absolute URL');
-  }
-  if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-    throw new MirrorUrlRefusedError(`${target.protocol} URLs cannot be mirrored; only http: and https: can`);
-  }
-  if (target.username !== '' || target.password !== '') {
-    throw new MirrorUrlRefusedError('URLs carrying credentials cannot be mirrored');
-  }
-  return target;
-}
-
-function redirectTarget(from: URL, status: number, location: string | undefined): string {
-  if (location === undefined)
-    throw new MirrorFetchFailedError(`${from.href} answered ${status} without a Location`);
-  try {
-    return new URL(location, from).href;
-  } catch (error) {
-    throw new MirrorFetchFailedError(`${from.href} redirects to an invalid Location`, error);
   }
 }
 

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { InvalidInput, Forbidden } from '../../errors.js';
+import { inAnswerLanguage } from '../../http/request-language.js';
 import { errorResponses } from '../../http/schemas.js';
 import type { StationApp } from '../../http/station-app.js';
 import { isSha256 } from './auth.js';
@@ -35,11 +36,19 @@ export async function blossomReadRoutes(app: StationApp): Promise<void> {
       if (!sha256) return reply.callNotFound();
       const grant = await app.blossomGate.check(request, 'delete', sha256);
       const user = await app.users.findByHex(grant.pubkey);
-      if (!user) throw new Forbidden('NOT_LOCAL_USER', 'This key has no drive on this station.');
+      if (!user)
+        throw new Forbidden('NOT_LOCAL_USER', {
+          en: 'This key has no drive on this station.',
+          fr: 'Cette clé n’a pas de uDRIVE sur cette station.',
+        });
       if (!app.blobs.heldBy(user.hex, sha256)) throw blobNotFound();
       await app.blossomGate.spend(grant, sha256);
       await app.blobs.remove(user, sha256);
-      return { status: 'success' as const, message: 'Blob deleted from your drive.', sha256 };
+      const message = inAnswerLanguage(request, {
+        en: 'Blob deleted from your drive.',
+        fr: 'Blob supprimé de votre uDRIVE.',
+      });
+      return { status: 'success' as const, message, sha256 };
     },
   );
 
@@ -58,11 +67,17 @@ export async function blossomReadRoutes(app: StationApp): Promise<void> {
     async (request) => {
       const pubkey = request.params.pubkey.toLowerCase();
       if (!isSha256(pubkey))
-        throw new InvalidInput('INVALID_PUBKEY', 'The pubkey must be 64 hex characters.');
+        throw new InvalidInput('INVALID_PUBKEY', {
+          en: 'The pubkey must be 64 hex characters.',
+          fr: 'La clé publique doit faire 64 caractères hexadécimaux.',
+        });
       if (app.config.blossom.listRequiresAuth) {
         const grant = await app.blossomGate.check(request, 'list');
         if (grant.pubkey !== pubkey)
-          throw new Forbidden('NOT_YOUR_LIST', 'Only the key itself lists its blobs.');
+          throw new Forbidden('NOT_YOUR_LIST', {
+            en: 'Only the key itself lists its blobs.',
+            fr: 'Seule la clé elle-même peut lister ses blobs.',
+          });
       }
       const since = request.query.since === undefined ? undefined : Number(request.query.since);
       const until = request.query.until === undefined ? undefined : Number(request.query.until);
@@ -77,7 +92,8 @@ export async function blossomReadRoutes(app: StationApp): Promise<void> {
         const at = blobs.findIndex((b) => b.sha256 === cursor);
         blobs = at === -1 ? [] : blobs.slice(at + 1);
       }
-      return blobs.slice(0, limit).map((blob) => app.blobs.descriptor(blob));
+      const links = app.publicUrls(request);
+      return blobs.slice(0, limit).map((blob) => app.blobs.descriptor(blob, links));
     },
   );
 }

@@ -20,7 +20,10 @@ export const BLOB_BYTES = documentResponse(
 );
 
 export const blobNotFound = () =>
-  new NotFound('BLOB_NOT_FOUND', 'No blob with this SHA-256 on this station.');
+  new NotFound('BLOB_NOT_FOUND', {
+    en: 'No blob with this SHA-256 on this station.',
+    fr: 'Aucun blob de ce SHA-256 sur cette station.',
+  });
 
 /** Blobs are immutable: a year of caching, and never run as a page of the station's origin. */
 function blobHeaders(reply: FastifyReply, facts: { type: string }, sha256: string): void {
@@ -47,7 +50,10 @@ export function blobServer(app: StationApp) {
     const range = parseRange(request.headers.range, facts.size);
     if (range === 'unsatisfiable') {
       reply.header('content-range', `bytes */${facts.size}`);
-      throw new InvalidInput('RANGE_NOT_SATISFIABLE', 'The range is outside the blob.');
+      throw new InvalidInput('RANGE_NOT_SATISFIABLE', {
+        en: 'The range is outside the blob.',
+        fr: 'La plage demandée est hors du blob.',
+      });
     }
     const start = range?.start ?? 0;
     const length = range ? range.end - range.start + 1 : facts.size;

@@ -33,7 +33,10 @@ export class TransferWatch {
   ) {
     const { deadlineMs } = limits;
     if (deadlineMs !== undefined && deadlineMs > 0) {
-      const detail = `${href} did not send the whole blob within ${deadlineMs / 1000} s`;
+      const detail = {
+        en: `${href} did not send the whole blob within ${deadlineMs / 1000} s`,
+        fr: `${href} n’a pas envoyé le blob entier en ${deadlineMs / 1000} s`,
+      };
       this.timers.push(setTimeout(() => this.abort(new MirrorTimeoutError(detail)), deadlineMs).unref());
     }
     if (outer) {
@@ -58,9 +61,14 @@ export class TransferWatch {
       if (marks.length <= STEPS) return;
       const inWindow = this.received - marks.shift()!;
       if (inWindow >= least) return;
-      const detail =
-        `${this.href} sent ${inWindow} bytes in ${rateWindowMs / 1000} s, ` +
-        `less than the ${minBytesPerSecond} bytes a second a mirror keeps up`;
+      const detail = {
+        en:
+          `${this.href} sent ${inWindow} bytes in ${rateWindowMs / 1000} s, ` +
+          `less than the ${minBytesPerSecond} bytes a second a mirror keeps up`,
+        fr:
+          `${this.href} a envoyé ${inWindow} octets en ${rateWindowMs / 1000} s, ` +
+          `moins que les ${minBytesPerSecond} octets par seconde qu’un miroir doit tenir`,
+      };
       this.abort(new MirrorTooSlowError(detail));
     };
     this.timers.push(setInterval(tick, rateWindowMs / STEPS).unref());

@@ -8,7 +8,7 @@ import type { StagedFile } from '../../fs/staging.js';
 import type { Provenance } from '../manifest.js';
 import { QuotaExceededError } from '../quota.js';
 import { mediaTypeOf } from '../blobs/service.js';
-import { refundOnFailure, type BlossomGrant } from './auth.js';
+import { refundOnFailure, TOKEN_SPENT, type BlossomGrant } from './auth.js';
 import { declaredHash, declaredLength, wantsAnnouncement } from './headers.js';
 import { BlobDescriptorBody } from './schemas.js';
 
@@ -19,11 +19,14 @@ export function uploadSteps(app: StationApp) {
   const localUser = async (grant: BlossomGrant): Promise<UserRecord> => {
     const user = await app.users.findByHex(grant.pubkey);
     if (!user)
-      throw new Forbidden('NOT_LOCAL_USER', 'Only users of this station upload here; register on it first.');
+      throw new Forbidden('NOT_LOCAL_USER', {
+        en: 'Only users of this station upload here; register on it first.',
+        fr: 'Seuls les utilisateurs de cette station envoient ici ; inscrivez-vous d’abord sur elle.',
+      });
     return user;
   };
 
-  /** Blossom uploads take the same upload slots as the drive's form uploads (README, "Protection"). */
+  /** Blossom uploads take the same upload slots as form uploads (docs/security.md, "Protection"). */
   const withSlots = async <T>(
     request: FastifyRequest,
     user: UserRecord,
@@ -51,9 +54,15 @@ export function uploadSteps(app: StationApp) {
   ) => {
     try {
       if (options.declared && options.declared !== staged.sha256)
-        throw new Conflict('BLOB_HASH_MISMATCH', 'X-SHA-256 is not the SHA-256 of the body.');
+        throw new Conflict('BLOB_HASH_MISMATCH', {
+          en: 'X-SHA-256 is not the SHA-256 of the body.',
+          fr: 'X-SHA-256 n’est pas le SHA-256 du corps de la requête.',
+        });
       if (options.mismatch === 'conflict' && !grant.blobs.includes(staged.sha256))
-        throw new Conflict('BLOB_HASH_MISMATCH', 'The mirrored blob is not the one the token names.');
+        throw new Conflict('BLOB_HASH_MISMATCH', {
+          en: 'The mirrored blob is not the one the token names.',
+          fr: 'Le blob mis en miroir n’est pas celui que nomme le jeton.',
+        });
       app.blossomGate.requireBlob(grant, staged.sha256);
       await app.blossomGate.spend(grant, staged.sha256);
     } catch (error) {
@@ -63,14 +72,16 @@ export function uploadSteps(app: StationApp) {
     const kept = await refundOnFailure(app.blossomGate, grant, staged.sha256, () =>
       app.blobs.keep(user, staged, { type: options.type, source: options.source }),
     );
+    // The blob's URLs on the host this client reached (src/http/public-urls.ts), PUBLIC_URL when set.
+    const links = app.publicUrls(request);
     if (kept.created && wantsAnnouncement(request))
-      void app.fileMetadata.publish(user, app.blobs.metadata(kept.blob));
+      void app.fileMetadata.publish(user, app.blobs.metadata(kept.blob, {}, links));
     else if (kept.created) app.fileMetadata.decline();
     request.log.debug(
       { sha256: kept.blob.sha256, size: kept.blob.size, cid: kept.blob.cid },
       'blossom: blob stored',
     );
-    return reply.status(kept.created ? 201 : 200).send(app.blobs.descriptor(kept.blob));
+    return reply.status(kept.created ? 201 : 200).send(app.blobs.descriptor(kept.blob, links));
   };
 
   return { localUser, withSlots, room, keep };
@@ -135,16 +146,20 @@ export async function blossomUploadRoutes(app: StationApp): Promise<void> {
       },
       async (request, reply) => {
         const declared = declaredHash(request);
-        if (!declared) throw new InvalidInput('INVALID_SHA256', 'X-SHA-256 is required.');
+        if (!declared)
+          throw new InvalidInput('INVALID_SHA256', {
+            en: 'X-SHA-256 is required.',
+            fr: 'L’en-tête X-SHA-256 est requis.',
+          });
         const length = declaredLength(request, 'x-content-length');
-        if (length === undefined) throw new InvalidInput('LENGTH_REQUIRED', 'X-Content-Length is required.');
+        if (length === undefined)
+          throw new InvalidInput('LENGTH_REQUIRED', {
+            en: 'X-Content-Length is required.',
+            fr: 'L’en-tête X-Content-Length est requis.',
+          });
         // Checked, not spent: clients send the same token again with the PUT.
         const grant = await app.blossomGate.check(request, 'upload', declared);
-        if (app.blossomGate.spent(grant, declared))
-          throw new Unauthenticated(
-            'AUTH_REPLAYED',
-            'Blossom authorization: this token was already used for this blob.',
-          );
+        if (app.blossomGate.spent(grant, declared)) throw new Unauthenticated('AUTH_REPLAYED', TOKEN_SPENT);
         const user = await localUser(grant);
         if (!app.blobs.heldBy(user.hex, declared) && length > (await room(user)))
           throw new QuotaExceededError(app.drive.quotaBytes);

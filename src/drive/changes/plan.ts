@@ -14,7 +14,10 @@ import type { DriveOp, Outcome, Placement } from './ops.js';
 import { publishTree, type TreeContext } from './publish.js';
 
 const nameTaken = (name: string) =>
-  new Conflict('NAME_TAKEN', `Too many files named like ${name}; rename the file.`);
+  new Conflict('NAME_TAKEN', {
+    en: `Too many files named like ${name}; rename the file.`,
+    fr: `Trop de fichiers portent un nom comme ${name} ; renommez le fichier.`,
+  });
 
 export interface PlanContext extends TreeContext {
   driveDir: string;
@@ -57,7 +60,10 @@ export async function planChange(
     if (!entry) {
       outcomes[index] = {
         ok: false,
-        error: new NotFound('FILE_NOT_FOUND', `There is no file ${op.path} in the drive.`),
+        error: new NotFound('FILE_NOT_FOUND', {
+          en: `There is no file ${op.path} in the drive.`,
+          fr: `Il n’y a pas de fichier ${op.path} dans le uDRIVE.`,
+        }),
       };
       continue;
     }

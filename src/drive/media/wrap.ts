@@ -25,6 +25,9 @@ export async function storeBundle(
   const sorted = [...links].sort((a, b) => (a.name < b.name ? -1 : 1));
   const node = await encodeDirectory(sorted);
   if ((await store.putBlock(node.bytes, node.cid, into)) !== node.cid)
-    throw new StationError('CID_MISMATCH', 'The content store computed another CID for a media folder.');
+    throw new StationError('CID_MISMATCH', {
+      en: 'The content store computed another CID for a media folder.',
+      fr: 'Le stockage de contenu a calculé un autre CID pour un dossier de média.',
+    });
   return node.cid;
 }

@@ -1,6 +1,8 @@
+import { inAnswerLanguage } from '../../http/request-language.js';
 import { errorResponses } from '../../http/schemas.js';
 import type { StationApp } from '../../http/station-app.js';
 import { receiveOwnedUpload } from '../../http/upload-form.js';
+import { driveAnnouncedLimit } from '../../http/announced-length.js';
 import { fileMetadataTags } from '../../nostr/nip94.js';
 import { mediaTypeOf } from '../blobs/service.js';
 import { wrapperOf } from '../media/wrap.js';
@@ -39,8 +41,8 @@ export async function nip96Routes(app: StationApp): Promise<void> {
   app.get(
     '/.well-known/nostr/nip96.json',
     { schema: { summary: 'NIP-96 server information', tags: TAGS, response: { 200: Nip96Info } } },
-    async (_request, reply) => {
-      const { api } = app.blobs.links();
+    async (request, reply) => {
+      const { api } = app.publicUrls(request);
       reply.header('cache-control', 'public, max-age=300');
       return {
         api_url: `${api}${NIP96_PATH}`,
@@ -79,6 +81,7 @@ export async function nip96Routes(app: StationApp): Promise<void> {
         limits: [quotaLimit(app.drive.quotaBytes)],
         gate: app.uploadLimits,
         requireProof: true,
+        announced: driveAnnouncedLimit(app),
       });
       try {
         const { file, fields, owner } = upload;
@@ -93,16 +96,26 @@ export async function nip96Routes(app: StationApp): Promise<void> {
           ? await app.media.describe(owner.user, kept.result, caption || undefined)
           : NO_MEDIA;
         const alt = fields.alt?.trim().slice(0, MAX_CAPTION) || null;
-        const metadata = app.blobs.metadata(kept.blob, { dim: media.dimensions, alt });
+        const links = app.publicUrls(request);
+        const metadata = app.blobs.metadata(kept.blob, { dim: media.dimensions, alt }, links);
         if (kept.created && wantsAnnouncement(fields))
           void app.fileMetadata.publish(owner.user, metadata, caption);
         else if (kept.created) app.fileMetadata.decline();
         const { entry } = kept.result;
         return reply.status(kept.created ? 201 : 200).send({
           status: 'success' as const,
-          message: kept.created
-            ? `Saved in your drive as ${entry.path}.`
-            : `Already in your drive as ${entry.path}.`,
+          message: inAnswerLanguage(
+            request,
+            kept.created
+              ? {
+                  en: `Saved in your drive as ${entry.path}.`,
+                  fr: `Enregistré dans votre uDRIVE sous ${entry.path}.`,
+                }
+              : {
+                  en: `Already in your drive as ${entry.path}.`,
+                  fr: `Déjà dans votre uDRIVE sous ${entry.path}.`,
+                },
+          ),
           nip94_event: { tags: fileMetadataTags(metadata), content: caption },
           new_cid: wrapperOf(entry),
           file_hash: entry.sha256,
@@ -141,7 +154,8 @@ export async function nip96Routes(app: StationApp): Promise<void> {
       if (!sha256) throw blobNotFound();
       const { user } = await request.requireOwner({ requireProof: true });
       await app.blobs.remove(user, sha256);
-      return { status: 'success' as const, message: 'File deleted.' };
+      const message = inAnswerLanguage(request, { en: 'File deleted.', fr: 'Fichier supprimé.' });
+      return { status: 'success' as const, message };
     },
   );
 
@@ -160,8 +174,9 @@ export async function nip96Routes(app: StationApp): Promise<void> {
       const page = Number(request.query.page ?? 0);
       const count = Math.min(Math.max(Number(request.query.count ?? 50), 1), 500);
       const owned = app.blobs.owned(user.hex);
+      const links = app.publicUrls(request);
       const files = owned.slice(page * count, page * count + count).map((blob) => ({
-        tags: fileMetadataTags(app.blobs.metadata(blob)),
+        tags: fileMetadataTags(app.blobs.metadata(blob, {}, links)),
         content: '',
         created_at: blob.uploaded,
       }));

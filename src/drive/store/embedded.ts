@@ -14,7 +14,7 @@ import { BlockStorage } from './block-storage.js';
 import { importFileAt, importStream, type Imported } from './embedded-import.js';
 import {
   ContentNotFoundError,
-  InvalidContentPathError,
+  notDagPb,
   NotADirectoryError,
   NotAFileError,
   type AddFileOptions,
@@ -116,7 +116,7 @@ export class EmbeddedStore implements ContentStore {
   async putBlock(bytes: Uint8Array, computed?: string, into?: BlockBatch): Promise<string> {
     let cid = computed;
     if (!cid) {
-      if (!isDagPb(bytes)) throw new InvalidContentPathError('The block is not a dag-pb node.');
+      if (!isDagPb(bytes)) throw notDagPb();
       cid = cidText(CID.createV0(await sha256.digest(bytes)));
     }
     const batch = into ?? new BlockBatch();

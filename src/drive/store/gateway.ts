@@ -4,7 +4,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
 import { StationError, NotFound } from '../../errors.js';
-import { listen } from '../../net/listen.js';
+import { chooseLanguage } from '../../i18n/language.js';
+import { dialableHost, listen } from '../../net/listen.js';
 import { answerClientError } from '../../http/client-errors.js';
 import { statusOfError } from '../../http/error-status.js';
 import type { Socket } from 'node:net';
@@ -52,7 +53,17 @@ const INERT = { 'content-security-policy': 'sandbox', 'x-content-type-options': 
 /** Content under a CID never changes. */
 const IMMUTABLE = 'public, max-age=29030400, immutable';
 
-function sendError(res: ServerResponse, error: unknown, logger?: Logger): void {
+/** The language of an error's detail, chosen as the API chooses it (docs/api-contract.md §6). */
+const detailLanguage = (req: IncomingMessage) =>
+  chooseLanguage(
+    {
+      lang: /[?&]lang=(fr|en)\b/.exec(req.url ?? '')?.[1],
+      acceptLanguage: req.headers['accept-language'],
+    },
+    'en',
+  );
+
+function sendError(req: IncomingMessage, res: ServerResponse, error: unknown, logger?: Logger): void {
   const appError = error instanceof StationError ? error : null;
   const status = appError ? statusOfError(appError) : 500;
   if (status >= 500) logger?.error({ err: error }, 'gateway request failed');
@@ -60,7 +71,8 @@ function sendError(res: ServerResponse, error: unknown, logger?: Logger): void {
     res.destroy();
     return;
   }
-  const body = { detail: appError?.message ?? 'Internal error', code: appError?.code ?? 'INTERNAL' };
+  const detail = appError?.detail ?? { en: 'Internal error', fr: 'Erreur interne' };
+  const body = { detail: detail[detailLanguage(req)], code: appError?.code ?? 'INTERNAL' };
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
   res.end(JSON.stringify(body));
 }
@@ -126,12 +138,16 @@ async function handle(
 ): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'application/json; charset=utf-8' });
-    res.end(JSON.stringify({ detail: 'The gateway is read-only.', code: 'METHOD_NOT_ALLOWED' }));
+    const detail = { en: 'The gateway is read-only.', fr: 'La passerelle est en lecture seule.' };
+    res.end(JSON.stringify({ detail: detail[detailLanguage(req)], code: 'METHOD_NOT_ALLOWED' }));
     return;
   }
   const url = new URL(req.url ?? '/', 'http://gateway');
   if (!url.pathname.startsWith('/ipfs/'))
-    throw new NotFound('NOT_FOUND', 'Only /ipfs/<cid>[/<path>] is served here.');
+    throw new NotFound('NOT_FOUND', {
+      en: 'Only /ipfs/<cid>[/<path>] is served here.',
+      fr: 'Seul /ipfs/<cid>[/<chemin>] est servi ici.',
+    });
   const parsed = parseIpfsPath(url.pathname);
   const stat = await store.stat(parsed.path, { signal });
   const etag = `"${stat.cid}"`;
@@ -173,14 +189,14 @@ export async function startGateway(store: GatewayStore, options: GatewayOptions)
     res.on('close', () => controller.abort());
     for (const [name, value] of Object.entries(INERT)) res.setHeader(name, value);
     handle(req, res, store, controller.signal, options.explorer).catch((error: unknown) => {
-      if (!controller.signal.aborted) sendError(res, error, options.logger);
+      if (!controller.signal.aborted) sendError(req, res, error, options.logger);
     });
   });
   // What Node's parser refuses is answered `{detail, code}` here too, as on the API.
   server.on('clientError', (error, socket) => answerClientError(error, socket as Socket, options.logger));
   const { port, urlHost } = await listen(server, options.host, options.port);
   return {
-    url: `http://${urlHost === '0.0.0.0' ? '127.0.0.1' : urlHost}:${port}`,
+    url: `http://${dialableHost(urlHost)}:${port}`,
     close: async () => {
       server.closeIdleConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -16,7 +16,11 @@ function parseCid(text: string): CID {
   try {
     return parsedCid(text);
   } catch {
-    throw new InvalidContentPathError(`"${text.slice(0, 100)}" is not a valid CID.`);
+    const shown = text.slice(0, 100);
+    throw new InvalidContentPathError({
+      en: `"${shown}" is not a valid CID.`,
+      fr: `« ${shown} » n’est pas un CID valide.`,
+    });
   }
 }
 
@@ -33,7 +37,10 @@ function decodeSegment(raw: string): string {
   // Backslashes are refused too: the UnixFS exporter reads `\/` as an escaped slash.
   // eslint-disable-next-line no-control-regex
   if (name === '.' || name === '..' || /[/\\\u0000-\u001f]/.test(name))
-    throw new InvalidContentPathError('The IPFS path has an invalid name in it.');
+    throw new InvalidContentPathError({
+      en: 'The IPFS path has an invalid name in it.',
+      fr: 'Le chemin IPFS contient un nom invalide.',
+    });
   return name;
 }
 
@@ -44,16 +51,26 @@ function decodeSegment(raw: string): string {
 export function parseIpfsPath(input: string): IpfsPath {
   let text = input.trim();
   if (text.length === 0 || text.length > MAX_LENGTH)
-    throw new InvalidContentPathError('An IPFS link (<cid> or <cid>/<name>) is required.');
+    throw new InvalidContentPathError({
+      en: 'An IPFS link (<cid> or <cid>/<name>) is required.',
+      fr: 'Un lien IPFS (<cid> ou <cid>/<nom>) est requis.',
+    });
   if (/^https?:\/\//i.test(text)) {
     let url: URL;
     try {
       url = new URL(text);
     } catch {
-      throw new InvalidContentPathError('The IPFS link is not a valid URL.');
+      throw new InvalidContentPathError({
+        en: 'The IPFS link is not a valid URL.',
+        fr: 'Le lien IPFS n’est pas une URL valide.',
+      });
     }
     const at = url.pathname.indexOf('/ipfs/');
-    if (at < 0) throw new InvalidContentPathError('The gateway URL has no /ipfs/<cid> path.');
+    if (at < 0)
+      throw new InvalidContentPathError({
+        en: 'The gateway URL has no /ipfs/<cid> path.',
+        fr: 'L’URL de passerelle n’a pas de chemin /ipfs/<cid>.',
+      });
     text = url.pathname.slice(at + '/ipfs/'.length);
   } else if (text.startsWith('ipfs://')) text = text.slice('ipfs://'.length);
   else if (text.startsWith('/ipfs/')) text = text.slice('/ipfs/'.length);
@@ -63,7 +80,10 @@ export function parseIpfsPath(input: string): IpfsPath {
   // A trailing slash (`<cid>/`) is harmless; an empty name in the middle is not.
   if (rest.at(-1) === '') rest.pop();
   if (rest.some((segment) => segment === ''))
-    throw new InvalidContentPathError('The IPFS path has an empty name in it.');
+    throw new InvalidContentPathError({
+      en: 'The IPFS path has an empty name in it.',
+      fr: 'Le chemin IPFS contient un nom vide.',
+    });
   const segments = rest.map(decodeSegment);
   const cidText = cid.toString();
   return { cid, segments, path: [cidText, ...segments].join('/') };

@@ -7,7 +7,7 @@ import { parseIpfsPath, toCidV0 } from './ipfs-path.js';
 import { isNotPinned } from './kubo-errors.js';
 import { deadline, KuboCalls } from './kubo-calls.js';
 import {
-  InvalidContentPathError,
+  notDagPb,
   NotADirectoryError,
   type AddOptions,
   type AddResult,
@@ -122,7 +122,7 @@ export class KuboStore implements ContentStore {
 
   /** The daemon hashes the bytes itself: a CID the caller computed is not sent (see ContentStore). */
   async putBlock(bytes: Uint8Array, _computed?: string): Promise<string> {
-    if (!isDagPb(bytes)) throw new InvalidContentPathError('The block is not a dag-pb node.');
+    if (!isDagPb(bytes)) throw notDagPb();
     return this.calls.call('new block', undefined, async (signal) => {
       const options = { cidCodec: 'dag-pb', mhtype: 'sha2-256', signal };
       return toCidV0(

@@ -1,4 +1,4 @@
-import { InvalidInput, DependencyError, NotFound } from '../../errors.js';
+import { InvalidInput, DependencyError, NotFound, type Localized } from '../../errors.js';
 import type { BlockBatch } from '../db/block-batch.js';
 
 /**
@@ -112,31 +112,51 @@ export interface StoreHealth {
 /** Nothing at that CID or path. */
 export class ContentNotFoundError extends NotFound {
   constructor(path: string) {
-    super('CONTENT_NOT_FOUND', `Nothing found at /ipfs/${path}.`);
+    super('CONTENT_NOT_FOUND', { en: `Nothing found at /ipfs/${path}.`, fr: `Rien à /ipfs/${path}.` });
   }
 }
 
 /** Not a CID or not a usable IPFS path. */
 export class InvalidContentPathError extends InvalidInput {
-  constructor(detail: string) {
+  constructor(detail: Localized) {
     super('INVALID_IPFS_PATH', detail);
   }
 }
 
+/** A block asked for as a folder node that is not one. */
+export const notDagPb = (): InvalidContentPathError =>
+  new InvalidContentPathError({
+    en: 'The block is not a dag-pb node.',
+    fr: 'Le bloc n’est pas un nœud dag-pb.',
+  });
+
+/** What the content stores say of a path they cannot parse. */
+export const invalidIpfsPath = (path: string): InvalidContentPathError =>
+  new InvalidContentPathError({
+    en: `"${path}" is not a valid IPFS path.`,
+    fr: `« ${path} » n’est pas un chemin IPFS valide.`,
+  });
+
 /** A file was expected, a directory (or another node type) was found. */
 export class NotAFileError extends InvalidInput {
   constructor(path: string) {
-    super('NOT_A_FILE', `/ipfs/${path} is a directory, not a file.`);
+    super('NOT_A_FILE', {
+      en: `/ipfs/${path} is a directory, not a file.`,
+      fr: `/ipfs/${path} est un dossier, pas un fichier.`,
+    });
   }
 }
 
 export class NotADirectoryError extends InvalidInput {
   constructor(path: string) {
-    super('NOT_A_DIRECTORY', `/ipfs/${path} is not a directory.`);
+    super('NOT_A_DIRECTORY', {
+      en: `/ipfs/${path} is not a directory.`,
+      fr: `/ipfs/${path} n’est pas un dossier.`,
+    });
   }
 }
 
 /** The store is down, failed or timed out; codes CONTENT_STORE_DOWN/FAILED/TIMEOUT. */
-export function storeError(kind: 'down' | 'failed' | 'timeout', detail: string): DependencyError {
+export function storeError(kind: 'down' | 'failed' | 'timeout', detail: Localized): DependencyError {
   return new DependencyError('content store', kind, detail);
 }

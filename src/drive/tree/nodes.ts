@@ -49,7 +49,10 @@ export function changeNodes(
     if (store.kind === 'embedded') batch.put(cid, bytes);
     else if (!batch.has(cid)) {
       if ((await store.putBlock(bytes, cid)) !== cid)
-        throw new StationError('CID_MISMATCH', 'The content store computed another CID for a drive node.');
+        throw new StationError('CID_MISMATCH', {
+          en: 'The content store computed another CID for a drive node.',
+          fr: 'Le stockage de contenu a calculé un autre CID pour un nœud du uDRIVE.',
+        });
       batch.put(cid, bytes);
     }
   };

@@ -59,13 +59,19 @@ function started(worker: Worker): Promise<{ url: string; port: number }> {
     };
     const onExit = (code: number) =>
       done(() => reject(new RelayThreadStartError(`relay thread exited with code ${code}`, undefined)));
+    // An error the thread did not catch (ws re-throws its server's listen error): a failed start too, not an
+    // unhandled 'error' event that would end the whole process with a stack trace.
+    const onError = (error: Error) =>
+      done(() => reject(new RelayThreadStartError(error.message, (error as NodeJS.ErrnoException).code)));
     const done = (settle: () => void) => {
       worker.off('message', onMessage);
       worker.off('exit', onExit);
+      worker.off('error', onError);
       settle();
     };
     worker.on('message', onMessage);
     worker.on('exit', onExit);
+    worker.on('error', onError);
   });
 }
 

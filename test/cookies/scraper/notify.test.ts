@@ -119,7 +119,10 @@ describe('missing scraper → one mail per (user, domain), through a real SMTP s
     const down = {
       send: async () => {
         attempts += 1;
-        throw new DependencyError('mail', 'down', 'The mail server cannot be reached.');
+        throw new DependencyError('mail', 'down', {
+          en: 'The mail server cannot be reached.',
+          fr: 'Le serveur de mail est injoignable.',
+        });
       },
     };
     const summary = await fx.scan(down);

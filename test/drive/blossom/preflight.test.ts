@@ -147,6 +147,36 @@ describe('BUD-06 HEAD /upload, CORS and the read side’s refusals', () => {
         'x-reason',
       );
     });
+
+    it('answers an endpoint it lacks (`/media`) and any unknown path with a 404 a foreign page can read', async () => {
+      const origin = 'https://app.example';
+      const probe = await fetch(`${s.server}/media`, {
+        method: 'OPTIONS',
+        headers: {
+          origin,
+          'access-control-request-method': 'PUT',
+          'access-control-request-headers': 'authorization',
+        },
+      });
+      expect(probe.headers.get('access-control-allow-origin')).toBe('*');
+      for (const path of ['/media', '/no/such/route']) {
+        const response = await fetch(`${s.server}${path}`, { method: 'PUT', headers: { origin } });
+        await expectError(response, 404, 'NOT_FOUND');
+        expect(response.headers.get('access-control-allow-origin')).toBe('*');
+        expect(response.headers.get('access-control-expose-headers')?.toLowerCase()).toContain('x-reason');
+      }
+    });
+
+    it('gives every blob url an extension, `.bin` for application/octet-stream (BUD-02)', async () => {
+      const bytes = randomBytes(300);
+      const response = await uploadAs(s, alice, bytes, { 'content-type': 'application/octet-stream' });
+      expect(response.status).toBe(201);
+      const { url } = (await response.json()) as { url: string };
+      expect(url.endsWith(`/${sha256Hex(bytes)}.bin`)).toBe(true);
+      const back = await fetch(url);
+      expect(back.status).toBe(200);
+      expect((await bytesOf(back)).equals(bytes)).toBe(true);
+    });
   });
 
   describe('reading and deleting blobs', () => {

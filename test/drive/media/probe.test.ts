@@ -116,7 +116,7 @@ describe('probeMedia (ffprobe)', () => {
     await expect(probing).rejects.toBeInstanceOf(MediaTimeoutError);
     await waitFor(async () => (await readFile(pids, 'utf8').catch(() => '')).trim() !== '');
     const child = Number((await readFile(pids, 'utf8')).trim());
-    await waitFor(() => !alive(child), 10_000);
+    await waitFor(() => !alive(child));
   });
 });
 
