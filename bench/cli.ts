@@ -20,6 +20,9 @@ const COMMANDS = [
   ['relay', '--help'],
   ['drive', '--help'],
   ['gc', '--help'],
+  // These two open the drive's index and content store as the running station does.
+  ['gc'],
+  ['drive', 'ls', '--user', 'nobody@example.org'],
 ];
 
 function timeOf(file: string, args: string[], env: NodeJS.ProcessEnv): number {

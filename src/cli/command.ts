@@ -2,7 +2,8 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 
 export interface CliContext {
-  config: Config;
+  /** Without the station wallets: a command that needs them derives them (`stationWallets`, config/economy.ts). */
+  config: Omit<Config, 'wallets'>;
   logger: Logger;
   /** One line of output on stdout (JSON for machine use, text for people). */
   out: (line: string) => void;

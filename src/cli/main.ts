@@ -86,12 +86,12 @@ async function main(argv: string[]): Promise<number> {
     console.log(command.help);
     return 0;
   }
-  const [{ loadConfig }, { createLogger }] = await Promise.all([
+  const [{ loadConfigWithoutWallets }, { createLogger }] = await Promise.all([
     import('../config/config.js'),
     import('../logger.js'),
   ]);
   // The configuration first, so that a relative DATA_ROOT means what it means to `npm start`.
-  const config = await loadConfig();
+  const config = loadConfigWithoutWallets();
   workInCallersFolder();
   // Commands print their results on stdout: their log lines go to stderr, warnings and worse by default.
   const level = process.env.LOG_LEVEL ? config.logLevel : 'warn';

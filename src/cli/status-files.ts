@@ -63,7 +63,7 @@ async function paymentCounts(tmpDir: string): Promise<Record<string, number>> {
 }
 
 /** Free space where DATA_ROOT is, or will be: its nearest folder that exists. */
-async function freeSpace(config: Config): Promise<StationFiles['disk']> {
+async function freeSpace(config: Omit<Config, 'wallets'>): Promise<StationFiles['disk']> {
   for (let dir = config.dataRoot; ; dir = dirname(dir)) {
     if (await exists(dir)) {
       const space = await diskSpace(dir, config.diskMinFreeBytes).catch(() => null);
@@ -73,7 +73,7 @@ async function freeSpace(config: Config): Promise<StationFiles['disk']> {
   }
 }
 
-export async function readStationFiles(config: Config): Promise<StationFiles> {
+export async function readStationFiles(config: Omit<Config, 'wallets'>): Promise<StationFiles> {
   const storeDir = join(config.dataRoot, 'ipfs-store');
   const [relayEvents, contentStore, users, drives, driveIndex, disk, payments] = await Promise.all([
     countIn(join(config.dataRoot, 'relay', 'store'), RELAY_MAX_DBS, (root) => {

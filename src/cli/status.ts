@@ -58,13 +58,13 @@ function payments(counts: Record<string, number>): string {
 }
 
 /** Whether a station started with this configuration runs the embedded relay (station.ts, ensureRelay). */
-function embeddedByConfig(config: Config): boolean {
+function embeddedByConfig(config: Omit<Config, 'wallets'>): boolean {
   if (config.embeddedRelay !== 'auto') return config.embeddedRelay === 'on';
   return config.listen.relayIsDerived || isLoopbackUrl(config.relayUrl);
 }
 
 function report(
-  config: Config,
+  config: Omit<Config, 'wallets'>,
   base: string,
   health: Health | null,
   files: StationFiles,

@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StationWallets } from '../identity/keys.js';
-import { paymentCommand, stationWallets } from './economy.js';
+import { checkWalletOverrides, paymentCommand, stationWallets } from './economy.js';
 import { relayConfig, type RelayConfig } from './relay.js';
 import { authConfig, type AuthConfig } from './auth.js';
 import { mediaConfig, type MediaConfig } from './media.js';
@@ -108,6 +108,15 @@ export interface Config {
 
 /** Parses and validates every variable of the contract; throws ConfigError naming the first bad one. */
 export async function loadConfig(env: Env = process.env): Promise<Config> {
+  const config = loadConfigWithoutWallets(env);
+  return { ...config, wallets: await stationWallets(env, config.uplanetName) };
+}
+
+/**
+ * Every variable but the station wallets, whose derivation (three scrypt runs, about 150–250 ms) only the
+ * economy needs: the operator's CLI answers its other commands without it. Wallet overrides are still checked.
+ */
+export function loadConfigWithoutWallets(env: Env = process.env): Omit<Config, 'wallets'> {
   const home = env.HOME ?? homedir();
   const uplanetName = raw(env, 'UPLANETNAME') ?? ORIGIN_UPLANETNAME;
   const squid = url(env, 'SQUID_URL', 'https://squid.g1.gyroi.de/v1/graphql', ['http:', 'https:'])!;
@@ -115,7 +124,7 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
     checkUrl('SQUID_FALLBACKS', item, ['http:', 'https:']),
   );
   const tmpDir = absolutePath(env, 'TMP_DIR', join(home, '.zen', 'tmp'));
-  const wallets = await stationWallets(env, uplanetName);
+  checkWalletOverrides(env);
   const host = raw(env, 'HOST') ?? '0.0.0.0';
   const { relayUrl, ipfsGateway, listen } = embeddedAddresses(env, host);
 
@@ -133,7 +142,6 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
     listen,
     squidUrls: [squid, ...fallbacks],
     uplanetName,
-    wallets,
     ipfsNodeId: raw(env, 'IPFSNODEID') ?? null,
     salesMarker: raw(env, 'SALES_MARKER') ?? 'ZENCOIN',
     smtpUrl: url(env, 'SMTP_URL', null, ['smtp:', 'smtps:']),

@@ -1,5 +1,5 @@
 import { parseTemplate } from '../economy/payments/command.js';
-import { deriveStationWallets, type StationWallets } from '../identity/keys.js';
+import type { StationWallets } from '../identity/keys.js';
 import { decodeSs58 } from '../identity/ss58.js';
 import { ConfigError, raw, type Env } from './parse.js';
 
@@ -29,23 +29,35 @@ function walletOverride(env: Env, name: string): string | undefined {
 
 const walletCache = new Map<string, Promise<StationWallets>>();
 
-/** Station wallets cost three scrypt runs; tests build many configs for the same network. */
+/**
+ * Station wallets cost three scrypt runs; tests build many configs for the same network. The key module is
+ * loaded only here: the CLI's commands that need no wallet never load it.
+ */
 function derivedWallets(uplanetName: string): Promise<StationWallets> {
   let wallets = walletCache.get(uplanetName);
   if (!wallets) {
-    wallets = deriveStationWallets(uplanetName);
+    wallets = import('../identity/keys.js').then((keys) => keys.deriveStationWallets(uplanetName));
     walletCache.set(uplanetName, wallets);
   }
   return wallets;
 }
 
-/** The UPlanet's wallets, derived from its name unless the operator names one (an SS58 address). */
-export async function stationWallets(env: Env, uplanetName: string): Promise<StationWallets> {
-  const overrides = {
+function walletOverrides(env: Env): Partial<StationWallets> {
+  return {
     reserve: walletOverride(env, 'UPLANETNAME_G1'),
     distribution: walletOverride(env, 'UPLANETG1PUB'),
     society: walletOverride(env, 'UPLANETNAME_SOCIETY'),
   };
+}
+
+/** A malformed wallet address stops start-up even where the wallets are not derived (the CLI). */
+export function checkWalletOverrides(env: Env): void {
+  walletOverrides(env);
+}
+
+/** The UPlanet's wallets, derived from its name unless the operator names one (an SS58 address). */
+export async function stationWallets(env: Env, uplanetName: string): Promise<StationWallets> {
+  const overrides = walletOverrides(env);
   const derived = await derivedWallets(uplanetName);
   return {
     reserve: overrides.reserve ?? derived.reserve,

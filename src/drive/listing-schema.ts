@@ -2,10 +2,7 @@ import { Type, type Static } from 'typebox';
 
 // Type-only imports of this file reach the browser modules (pages/): keep it free of Node imports.
 
-/** The name of the explorer in a published drive root. */
-export const EXPLORER_NAME = '_index.html';
-/** The name of the public manifest in a published drive root. */
-export const PUBLISHED_MANIFEST_NAME = 'manifest.json';
+import { EXPLORER_NAME } from './published-names.js';
 
 export const PublishedFile = Type.Object({
   path: Type.String({ description: 'Relative to the drive root: `Images/a.jpg`' }),

@@ -5,7 +5,7 @@ import type { CookieHandoff } from './cookie-handoff.js';
 import type { MediaService } from './media/service.js';
 import { explorerPolicy, loadExplorer } from './explorer.js';
 import { apiSources, driveLinks } from './links.js';
-import { EXPLORER_NAME } from './listing-schema.js';
+import { EXPLORER_NAME } from './published-names.js';
 import { driveListingRoutes } from './listing-routes.js';
 import { driveRoutes } from './routes.js';
 import type { DriveService } from './service.js';

@@ -1,5 +1,6 @@
 import type { DriveLinks } from './links.js';
-import { EXPLORER_NAME, type PublishedFile, type PublishedManifest } from './listing-schema.js';
+import type { PublishedFile, PublishedManifest } from './listing-schema.js';
+import { EXPLORER_NAME } from './published-names.js';
 import type { Manifest, ManifestEntry } from './manifest.js';
 
 export type PublishedSource = Pick<Manifest, 'owner_hex_pubkey' | 'files'>;

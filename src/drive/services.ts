@@ -52,7 +52,10 @@ export interface DriveServicesDeps {
   retireBlobIndex?: () => Promise<void>;
 }
 
-export async function openDriveServices(config: Config, deps: DriveServicesDeps): Promise<DriveServices> {
+export async function openDriveServices(
+  config: Omit<Config, 'wallets'>,
+  deps: DriveServicesDeps,
+): Promise<DriveServices> {
   const storeDir = join(config.dataRoot, 'ipfs-store');
   const db = await openDriveDb(storeDir);
   const reads = new DriveReads(db);

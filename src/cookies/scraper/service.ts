@@ -7,7 +7,7 @@ import { scriptEnvironment } from './environment.js';
 import { runScan, type ScanSummary } from './scan.js';
 
 export interface ScraperOptions {
-  config: Config;
+  config: Omit<Config, 'wallets'>;
   clock: Clock;
   mailer: Pick<Mailer, 'send'>;
   logger?: Logger;

@@ -1,7 +1,7 @@
 import { DRIVE_CATEGORIES, type DriveCategory } from '../categories.js';
 import type { FolderRef, NodeRef } from '../db/records.js';
 import { loadExplorer } from '../explorer.js';
-import { EXPLORER_NAME, PUBLISHED_MANIFEST_NAME } from '../listing-schema.js';
+import { EXPLORER_NAME, PUBLISHED_MANIFEST_NAME } from '../published-names.js';
 import { encodeDirectory } from '../store/dag.js';
 import { leafBlock } from '../store/file-leaves.js';
 import { cidV0Of, type NodeStore } from './nodes.js';
