@@ -43,6 +43,7 @@ export type InvalidInputCode =
   | 'NOT_A_COOKIE_FILE'
   | 'NOT_A_DIRECTORY'
   | 'NOT_A_FILE'
+  | 'NOT_ACCEPTABLE'
   | 'NOT_MULTIPART'
   | 'PRE_STRETCH_UNSUPPORTED'
   | 'PUBLIC_SUFFIX_COOKIE'
@@ -50,6 +51,7 @@ export type InvalidInputCode =
   | 'REQUEST_TIMEOUT'
   | 'TOO_MANY_KEYS'
   | 'UNEXPECTED_FILE'
+  | 'UNSUPPORTED_FORMAT'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'VALIDATION_FAILED';
 
@@ -106,6 +108,7 @@ export type TooLargeCode =
   | 'BODY_TOO_LARGE'
   | 'CHUNK_EXTENSIONS_TOO_LARGE'
   | 'COOKIE_FILE_TOO_LARGE'
+  | 'DAG_TOO_LARGE'
   | 'FILE_TOO_LARGE'
   | 'HEADERS_TOO_LARGE'
   | 'MIRROR_TOO_LARGE'
@@ -127,6 +130,7 @@ export type TryLaterCode =
 /** The station failed, or a site it fetched from for the caller did: a bug, an inconsistency, a full disk. */
 export type StationFailureCode =
   | 'CID_MISMATCH'
+  | 'CONTENT_UNVERIFIED'
   | 'INSUFFICIENT_STORAGE'
   | 'INTERNAL'
   | 'MIRROR_FETCH_FAILED'

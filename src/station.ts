@@ -78,6 +78,8 @@ async function ensureRelay(
           maxEventsPerMinute: config.relay.eventsPerMinute,
           ...config.relay.budgets,
           reqBurst: config.relay.budgets.reqsPerSecond * 4,
+          // All reconciliations together hold at most four of the largest one (about 40 bytes a record).
+          maxNegRecordsTotal: config.relay.budgets.maxNegRecords * 4,
         },
         privilegedPubkeys: [stationKey.hex],
         publicUrls: [config.relayUrl, ...config.relay.publicUrls],

@@ -26,6 +26,9 @@ export interface RelayConfig {
     maxFilterValues: number;
     slowConsumerBytes: number;
     maxQueuedBytes: number;
+    /** NIP-77: records one NEG-OPEN may cover, and open reconciliations per connection. */
+    maxNegRecords: number;
+    maxNegOpen: number;
   };
 }
 
@@ -47,6 +50,8 @@ export function relayConfig(env: Env, stationRelay: string): RelayConfig {
       maxFilterValues: integer(env, 'RELAY_MAX_FILTER_VALUES', 5_000, 10, 10_000_000),
       slowConsumerBytes: integer(env, 'RELAY_QUEUE_KIB_PER_CONNECTION', 4_096, 64, 10_485_760) * 1024,
       maxQueuedBytes: integer(env, 'RELAY_QUEUE_MIB_TOTAL', 64, 1, 65_536) * 1024 * 1024,
+      maxNegRecords: integer(env, 'RELAY_NEG_MAX_RECORDS', 500_000, 1_000, 100_000_000),
+      maxNegOpen: integer(env, 'RELAY_NEG_PER_CONNECTION', 4, 1, 1_000),
     },
   };
 }

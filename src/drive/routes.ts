@@ -16,6 +16,8 @@ import {
   UploadBody,
 } from './schemas.js';
 import { quotaLimit } from './quota.js';
+import { fetchPublic } from './blossom/public-fetch.js';
+import type { RemoteGateways } from './remote-copy.js';
 import { driveAnnouncedLimit } from '../http/announced-length.js';
 import { COOKIE_MAX_BYTES } from '../cookies/size-limit.js';
 
@@ -25,6 +27,22 @@ export interface DriveRoutesOptions {
 }
 
 const TAGS = ['drive'];
+
+/** Another station's gateway, reached as `PUT /mirror` reaches a site: same limits, same trusted origins. */
+function remoteGateways(app: StationApp, signal: AbortSignal): RemoteGateways {
+  const { mirrorMaxBytes, mirrorTimeoutMs, mirrorTrustedOrigins, mirrorPace } = app.config.blossom;
+  return {
+    own: [app.config.ipfsGateway],
+    fetch: (url, maxBytes) =>
+      fetchPublic(url, {
+        maxBytes: Math.min(maxBytes, mirrorMaxBytes),
+        timeoutMs: mirrorTimeoutMs,
+        trustedOrigins: mirrorTrustedOrigins,
+        pace: mirrorPace,
+        signal,
+      }),
+  };
+}
 
 /** Puts an authenticated, staged, non-cookie upload in the owner's drive; `/api/fileupload` reuses it. */
 export async function uploadToDrive(app: StationApp, user: UserRecord, file: UploadedFile, lang: Language) {
@@ -101,9 +119,18 @@ export async function driveRoutes(app: StationApp, options: DriveRoutesOptions):
         response: { 200: CopyBody, ...errorResponses(400, 401, 403, 404, 413, 429, 502, 503, 504, 507) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { user } = await request.requireOwner({ npub: request.body.npub ?? null });
-      const result = await app.drive.copyFrom(user, request.body.ipfs_link);
+      // A fetch from another station's gateway stops when the caller hangs up.
+      const caller = new AbortController();
+      const hangUp = () => {
+        if (!reply.raw.writableFinished)
+          caller.abort(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+      };
+      reply.raw.once('close', hangUp);
+      const result = await app.drive
+        .copyFrom(user, request.body.ipfs_link, remoteGateways(app, caller.signal))
+        .finally(() => reply.raw.off('close', hangUp));
       return {
         success: true as const,
         message: inAnswerLanguage(request, {

@@ -18,6 +18,7 @@ import type { DriveOp, Outcome, Removal } from './changes/ops.js';
 import { parseDrivePath, sanitiseFileName } from './names.js';
 import { QuotaExceededError, quotaLimit } from './quota.js';
 import { copyFromPublicDrive } from './copy.js';
+import type { RemoteGateways } from './remote-copy.js';
 import { existingFile, type DriveFileResult } from './placement.js';
 import { DriveReader, type DriveReaderDeps } from './reader.js';
 import { DRIVE_FILE_MODE, DriveWriter, type DriveTarget } from './writer.js';
@@ -174,8 +175,8 @@ export class DriveService extends DriveReader {
   }
 
   /** See copy.ts. */
-  copyFrom(user: UserRecord, ipfsLink: string): Promise<DriveFileResult> {
-    return copyFromPublicDrive(this, this.deps.store, user, ipfsLink);
+  copyFrom(user: UserRecord, ipfsLink: string, remote?: RemoteGateways): Promise<DriveFileResult> {
+    return copyFromPublicDrive(this, this.deps.store, user, ipfsLink, remote);
   }
 
   /** Removes a file (`Images/a.jpg`, relative to APP/uDRIVE) from the drive, its folder and its media. */

@@ -61,8 +61,8 @@ function information(limits: RelayLimits, pubkey: string | undefined): RelayInfo
     ...(pubkey ? { pubkey } : {}),
     software: 'uplanet-station',
     version: '0.1.0',
-    // Only what is implemented and tested (test/relay/): NIP-01, deletions, NIP-11, expiration, AUTH.
-    supported_nips: [1, 9, 11, 40, 42],
+    // Only what is implemented and tested (test/relay/): NIP-01, deletions, NIP-11, expiration, AUTH, sync.
+    supported_nips: [1, 9, 11, 40, 42, 77],
     limitation: advertisedLimitation(limits),
   };
 }

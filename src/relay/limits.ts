@@ -37,6 +37,12 @@ export interface RelayLimits {
    * events) must not be cut at the public `maxLimit`.
    */
   privilegedMaxLimit: number;
+  /** NIP-77: records (index entries) one NEG-OPEN may cover; beyond them it is `NEG-ERR "blocked: …"`. */
+  maxNegRecords: number;
+  /** NIP-77: records held by all open reconciliations of the relay together (about 40 bytes each). */
+  maxNegRecordsTotal: number;
+  /** NIP-77: open reconciliations per connection. */
+  maxNegOpen: number;
 }
 
 export const DEFAULT_RELAY_LIMITS: RelayLimits = {
@@ -60,6 +66,9 @@ export const DEFAULT_RELAY_LIMITS: RelayLimits = {
   maxQueuedBytes: 64 * 1024 * 1024,
   stalledSendMs: 30_000,
   privilegedMaxLimit: 50_000,
+  maxNegRecords: 500_000,
+  maxNegRecordsTotal: 2_000_000,
+  maxNegOpen: 4,
 };
 
 export function advertisedLimitation(limits: RelayLimits): RelayLimitation {

@@ -8,6 +8,7 @@ import { verifySignatureOffThread } from '../nostr/verify.js';
 import type { EventRate } from './event-rate.js';
 import type { RelayLimits } from './limits.js';
 import { closeSubscription, LiveSubscriptions, type RelayConnection } from './live-subscriptions.js';
+import { NegentropySessions } from './negentropy.js';
 import type { RateBuckets } from './rate-buckets.js';
 import { answerReq } from './req-handler.js';
 import { StoreWriteError, type EventStore, type PutResult } from './store/event-store.js';
@@ -42,8 +43,11 @@ const RATE_REFUSALS_BEFORE_CLOSE = 100;
  */
 export class RelayProtocol {
   readonly live = new LiveSubscriptions();
+  private readonly negentropy: NegentropySessions;
 
-  constructor(private readonly deps: RelayProtocolDeps) {}
+  constructor(private readonly deps: RelayProtocolDeps) {
+    this.negentropy = new NegentropySessions({ ...deps, exempt: this.exempt });
+  }
 
   open(connection: RelayConnection): void {
     this.live.add(connection);
@@ -52,6 +56,7 @@ export class RelayProtocol {
 
   close(connection: RelayConnection): void {
     this.live.remove(connection);
+    this.negentropy.closeAll(connection);
   }
 
   /** One message of `connection`: its text, and the bytes it came in (what allowances count). */
@@ -74,10 +79,8 @@ export class RelayProtocol {
     if (type === 'AUTH') return this.onAuth(connection, first);
     if (type === 'COUNT' && typeof first === 'string')
       return connection.send(frame('CLOSED', first, 'unsupported: COUNT (NIP-45) is not implemented'));
-    // NIP-77 clients (nostr-tools' NegentropySync) wait for NEG-MSG or NEG-ERR: a NOTICE would leave them waiting.
-    if ((type === 'NEG-OPEN' || type === 'NEG-MSG') && typeof first === 'string')
-      return connection.send(frame('NEG-ERR', first, 'error: NIP-77 sync is not served by this relay'));
-    if (type === 'NEG-CLOSE') return;
+    if (type === 'NEG-OPEN' || type === 'NEG-MSG' || type === 'NEG-CLOSE')
+      return this.onNeg(connection, type, first, rest);
     connection.send(frame('NOTICE', `invalid: unknown message type ${JSON.stringify(type.slice(0, 16))}`));
   }
 
@@ -169,6 +172,22 @@ export class RelayProtocol {
     if (id.length === 0 || id.length > limits.maxSubidLength)
       return connection.send(frame('CLOSED', id, reason));
     await answerReq({ ...this.deps, exempt: this.exempt }, connection, id, candidates);
+  }
+
+  /** NIP-77: subscription ids of their own namespace, checked as REQ's are. */
+  private async onNeg(
+    connection: RelayConnection,
+    type: 'NEG-OPEN' | 'NEG-MSG' | 'NEG-CLOSE',
+    id: unknown,
+    rest: unknown[],
+  ): Promise<void> {
+    const { maxSubidLength } = this.deps.limits;
+    const reason = `invalid: a subscription id has 1 to ${maxSubidLength} characters`;
+    if (typeof id !== 'string') return connection.send(frame('NOTICE', reason));
+    if (id.length === 0 || id.length > maxSubidLength) return connection.send(frame('NEG-ERR', id, reason));
+    if (type === 'NEG-CLOSE') return this.negentropy.close(connection, id);
+    if (type === 'NEG-MSG') return this.negentropy.message(connection, id, rest[0]);
+    await this.negentropy.open(connection, id, rest[0], rest[1]);
   }
 
   private onAuth(connection: RelayConnection, candidate: unknown): void {

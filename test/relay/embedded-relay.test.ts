@@ -127,7 +127,7 @@ describe('embedded relay: NIP-42 and private login answers', () => {
       supported_nips: number[];
       limitation: Record<string, unknown>;
     };
-    expect(document.supported_nips).toEqual([1, 9, 11, 40, 42]);
+    expect(document.supported_nips).toEqual([1, 9, 11, 40, 42, 77]);
     expect(document.limitation).toMatchObject({
       max_limit: 42,
       auth_required: false,

@@ -13,9 +13,12 @@ import { contentTypeForName, sniffContentType } from './content-type.js';
 import { directoryListing } from './gateway-listing.js';
 import { parseRange } from './http-range.js';
 import { parseIpfsPath } from './ipfs-path.js';
+import type { CarLimits } from './car-walk.js';
+import { serveTrustless } from './trustless.js';
+import { trustlessAsk } from './trustless-request.js';
 import type { ContentStore, StatResult } from './types.js';
 
-export type GatewayStore = Pick<ContentStore, 'stat' | 'cat' | 'ls'>;
+export type GatewayStore = Pick<ContentStore, 'stat' | 'cat' | 'ls' | 'getBlock'>;
 
 export interface GatewayOptions {
   host: string;
@@ -23,6 +26,8 @@ export interface GatewayOptions {
   logger?: Logger;
   /** The station's drive explorer, the one file allowed to run (see `ExplorerRoute`). */
   explorer?: ExplorerRoute;
+  /** The most a CAR answer (`format=car`) walks; default car-walk.ts's DEFAULT_CAR_LIMITS. */
+  carLimits?: CarLimits;
 }
 
 /**
@@ -134,7 +139,7 @@ async function handle(
   res: ServerResponse,
   store: GatewayStore,
   signal: AbortSignal,
-  explorer: ExplorerRoute | undefined,
+  options: GatewayOptions,
 ): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'application/json; charset=utf-8' });
@@ -149,7 +154,12 @@ async function handle(
       fr: 'Seul /ipfs/<cid>[/<chemin>] est servi ici.',
     });
   const parsed = parseIpfsPath(url.pathname);
+  // Trustless Gateway formats (raw block, CAR): trustless.ts.
+  const ask = trustlessAsk(req, url);
+  if (ask) return serveTrustless({ req, res, store, path: parsed, signal, limits: options.carLimits }, ask);
+  const { explorer } = options;
   const stat = await store.stat(parsed.path, { signal });
+  res.setHeader('vary', 'Accept');
   const etag = `"${stat.cid}"`;
   res.setHeader('etag', etag);
   res.setHeader('cache-control', IMMUTABLE);
@@ -188,7 +198,7 @@ export async function startGateway(store: GatewayStore, options: GatewayOptions)
     setMaxListeners(0, controller.signal);
     res.on('close', () => controller.abort());
     for (const [name, value] of Object.entries(INERT)) res.setHeader(name, value);
-    handle(req, res, store, controller.signal, options.explorer).catch((error: unknown) => {
+    handle(req, res, store, controller.signal, options).catch((error: unknown) => {
       if (!controller.signal.aborted) sendError(req, res, error, options.logger);
     });
   });

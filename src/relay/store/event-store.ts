@@ -1,4 +1,5 @@
 import type { Filter, NostrEvent } from 'nostr-tools';
+import type { IdPairOptions, IdPairs } from './id-pairs.js';
 
 /** Why `put` stored nothing; the relay turns these into NIP-01 `OK false` prefixes. */
 export type RejectReason =
@@ -47,6 +48,12 @@ export interface EventStore {
    * Expired events (NIP-40) are never returned. Served from indexes: cost grows with the answer, not the store.
    */
   query(filters: Filter[], limit: number): NostrEvent[];
+  /**
+   * The (created_at, id) pairs of one filter's events, oldest first, read from the indexes a chunk at a time
+   * without loading the events the index alone decides (NIP-77); more than `max` index entries set `over`.
+   * Expired events are left out, and so are `hiddenKinds`; the filter's `limit` is ignored.
+   */
+  idsMatching(filter: Filter, max: number, options?: IdPairOptions): IdPairs;
   /**
    * Removes expired events and, above the retention cap, the oldest events, at most `batch` per call, so a
    * caller can run it on a timer without long pauses. Resolves with the number removed.

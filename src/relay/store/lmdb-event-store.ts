@@ -3,6 +3,7 @@ import { open } from 'lmdb';
 import type { Filter, NostrEvent } from 'nostr-tools';
 import { systemClock, unixSeconds, type Clock } from '../../clock.js';
 import { StoreWriteError, type EventStore, type PutResult, type StoreHealth } from './event-store.js';
+import { readIdPairs, type IdPairOptions, type IdPairs } from './id-pairs.js';
 import { MAX_DBS, openDbs, STORE_SCHEMA as SCHEMA, storedCount } from './indexes.js';
 import { MAX_SCANNED, runQuery } from './query-plan.js';
 import { sweepBatch } from './retention.js';
@@ -129,6 +130,17 @@ export async function openLmdbEventStore(options: LmdbEventStoreOptions): Promis
     query(filters: Filter[], limit: number): NostrEvent[] {
       if (closed) throw new Error('event store is closed');
       return runQuery(dbs, filters, limit, unixSeconds(clock), maxScanned);
+    },
+    idsMatching(filter: Filter, max: number, idOptions?: IdPairOptions): IdPairs {
+      if (closed) throw new Error('event store is closed');
+      const pairs = readIdPairs(dbs, filter, max, unixSeconds(clock), idOptions);
+      // A reconciliation reads across event turns: a store closed meanwhile ends it with what it has.
+      return {
+        next: (count) => (closed ? [] : pairs.next(count)),
+        get over() {
+          return pairs.over;
+        },
+      };
     },
     sweep(now: number, batch = 500): Promise<number> {
       return write(
