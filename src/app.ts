@@ -1,4 +1,5 @@
 import Fastify, { type FastifyBaseLogger } from 'fastify';
+import type { SisterHealth } from './swarm/swarm.js';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { registerOpenApi } from './http/openapi.js';
@@ -70,6 +71,8 @@ export interface AppDeps {
   drive: DriveServices;
   /** Health of the embedded relay's store, when the relay runs in this process. */
   relayStore?: () => RelayStoreHealth;
+  /** Sister stations' sync (src/swarm/), for /health. */
+  swarm?: () => SisterHealth[];
   /** The embedded gateway's URL once it listens (station.ts starts it after the API); else IPFS_GATEWAY. */
   gatewayUrl?: () => string | null;
 }
@@ -85,6 +88,7 @@ declare module 'fastify' {
     relay: RelayLink;
     view: StationView;
     relayStore: (() => RelayStoreHealth) | undefined;
+    swarm: (() => SisterHealth[]) | undefined;
     /** The API, relay and gateway URLs to give the client of `request` (src/http/public-urls.ts). */
     publicUrls(request: { protocol: string; host: string }): PublicUrls;
   }
@@ -114,6 +118,7 @@ export async function buildApp(deps: AppDeps): Promise<StationApp> {
   app.decorate('relay', deps.relay);
   app.decorate('view', deps.view ?? new StationView());
   app.decorate('relayStore', deps.relayStore);
+  app.decorate('swarm', deps.swarm);
   app.decorate('cookies', new CookieVault({ users: deps.users, clock: deps.clock, logger: deps.logger }));
   app.decorate('uploadLimits', UploadLimits.fromConfig(deps.config, deps.clock));
   app.decorate('driveServices', deps.drive);

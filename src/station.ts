@@ -28,6 +28,7 @@ import { isLoopbackUrl, relayAnswers } from './relay/probe.js';
 import { isLaterClusterInstance } from './process/cluster.js';
 import { checkListenHost, ensureWritableDirectory } from './process/preflight.js';
 import { failedAt, listenFailureAsStartupError } from './process/startup-errors.js';
+import { startSwarm, type Swarm } from './swarm/swarm.js';
 
 /** Seconds of events fetched again on every resubscription, for events that arrived out of order. */
 const RESUME_OVERLAP_SECONDS = 60;
@@ -104,6 +105,27 @@ async function ensureRelay(
   }
 }
 
+/** The sync with sister stations (SWARM_RELAYS): it reads the embedded relay's store, so needs that relay. */
+function startSwarmOf(
+  config: Config,
+  relay: RelayThread | null,
+  stationKey: StationKey,
+  clock: Clock,
+  logger: Logger,
+): Swarm {
+  const sisters = config.swarm.relays;
+  if (sisters.length > 0 && !relay) logger.warn('SWARM_RELAYS ignored: the swarm syncs the embedded relay only');
+  return startSwarm({
+    sisters: relay ? sisters : [],
+    intervalSeconds: config.swarm.intervalSeconds,
+    localUrl: relay?.url ?? config.relayUrl,
+    storePath: relayStorePath(config),
+    sign: signerFromSecretKey(stationKey.secretKey),
+    now: () => unixSeconds(clock),
+    logger,
+  });
+}
+
 /** Starts the whole service: relay (or embedded relay), user store, relay client and streams, HTTP API. */
 export async function startStation(
   config: Config,
@@ -172,6 +194,7 @@ export async function startStation(
   });
   auth.start();
   payments.start();
+  const swarm = startSwarmOf(config, embeddedRelay, stationKey, clock, logger);
   const app = await buildApp({
     config,
     clock,
@@ -188,6 +211,7 @@ export async function startStation(
       : undefined,
     drive,
     gatewayUrl: () => listening.gateway?.url ?? null,
+    swarm: () => swarm.health(),
   });
   const url = await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
     const address = { host: config.host, port: config.port };
@@ -214,6 +238,7 @@ export async function startStation(
     embeddedRelay,
     close: async () => {
       sweeping.abort();
+      await swarm.close();
       await gateway?.close();
       const cut = setTimeout(() => app.server.closeAllConnections(), IN_FLIGHT_GRACE_MS);
       await app.close().finally(() => clearTimeout(cut));

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { StationWallets } from '../identity/keys.js';
 import { checkWalletOverrides, paymentCommand, stationWallets } from './economy.js';
 import { relayConfig, type RelayConfig } from './relay.js';
+import { swarmConfig, type SwarmConfig } from './swarm.js';
 import { authConfig, type AuthConfig } from './auth.js';
 import { mediaConfig, type MediaConfig } from './media.js';
 import { blossomConfig, type BlossomConfig } from './blossom.js';
@@ -43,6 +44,8 @@ export interface Config {
   relayUrl: string;
   embeddedRelay: 'auto' | 'on' | 'off';
   relay: RelayConfig;
+  /** Sister stations' relays synced with the embedded relay (SWARM_RELAYS). */
+  swarm: SwarmConfig;
   ipfsApi: string | null;
   ipfsGateway: string;
   /** Where the embedded relay and gateway listen (src/config/listen.ts). */
@@ -137,6 +140,7 @@ export function loadConfigWithoutWallets(env: Env = process.env): Omit<Config, '
     relayUrl,
     embeddedRelay: oneOf(env, 'EMBEDDED_RELAY', ['auto', 'on', 'off'] as const, 'auto'),
     relay: relayConfig(env, relayUrl),
+    swarm: swarmConfig(env, relayUrl),
     ipfsApi: url(env, 'IPFS_API', null, ['http:', 'https:']),
     ipfsGateway,
     listen,

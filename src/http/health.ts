@@ -21,6 +21,18 @@ const RelayState = Type.Object({
   reconnects: Type.Integer(),
 });
 
+const SisterState = Type.Object({
+  url: Type.String(),
+  status: Type.Union([Type.Literal('connected'), Type.Literal('syncing'), Type.Literal('down')]),
+  last_sync_at: Type.Union([Type.Integer(), Type.Null()], { description: 'unix seconds of the last finished sync' }),
+  events_in: Type.Integer({ description: 'events received from the sister that were new here' }),
+  events_out: Type.Integer({ description: 'events sent to the sister that were new there' }),
+  received: Type.Integer({ description: 'EVENT messages received from the sister, duplicates included' }),
+  method: Type.Union([Type.Literal('nip77'), Type.Literal('req'), Type.Null()], {
+    description: 'how the last sync ran: NIP-77, or a REQ since the previous sync for a sister without it',
+  }),
+});
+
 const Health = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
   relay: Type.String({
@@ -48,6 +60,7 @@ const Health = Type.Object({
     Type.Null(),
   ]),
   content_store: Type.String(),
+  swarm: Type.Array(SisterState, { description: 'sister stations (SWARM_RELAYS) and their sync' }),
   indexer: Type.Union(
     [
       Type.Object({
@@ -162,6 +175,7 @@ export async function healthRoutes(app: StationApp): Promise<void> {
         })),
         relay_store: relayStore,
         content_store: store.ok ? store.detail : 'unavailable',
+        swarm: app.swarm?.() ?? [],
         indexer: indexerState(app.ledger.indexerHealth()),
         disk: space && { free_mb: Math.floor(space.freeBytes / 1024 / 1024), low: space.low },
         memory: usage && {

@@ -1,0 +1,45 @@
+import type { EventTemplate, Filter, NostrEvent, VerifiedEvent } from 'nostr-tools';
+import { AbstractRelay } from 'nostr-tools/abstract-relay';
+import WebSocket from 'ws';
+
+/**
+ * A connection without signature checks: every event the swarm moves is published to a relay that verifies it
+ * (the station's own relay for a sister's events; the sister's for ours), so checking it here too would double
+ * the work. Reconnection is the sister loop's (src/swarm/sister.ts), not nostr-tools'.
+ */
+export async function openRelay(
+  url: string,
+  sign?: (template: EventTemplate) => Promise<VerifiedEvent>,
+): Promise<AbstractRelay> {
+  const relay = new AbstractRelay(url, {
+    verifyEvent: () => true,
+    websocketImplementation: WebSocket as unknown as typeof globalThis.WebSocket,
+    enablePing: true,
+    enableReconnect: false,
+    idleTimeout: 0,
+  });
+  relay.onnotice = () => undefined;
+  if (sign) relay.onauth = sign;
+  await relay.connect({ timeout: 10_000 });
+  return relay;
+}
+
+/** The events of `filters` stored at `relay`, until its EOSE (or `timeoutMs` of waiting). */
+export function fetchStored(
+  relay: AbstractRelay,
+  filters: Filter[],
+  onevent: (event: NostrEvent) => void,
+  timeoutMs = 30_000,
+): Promise<void> {
+  return new Promise((resolve) => {
+    const subscription = relay.subscribe(filters, {
+      onevent,
+      oneose: () => {
+        subscription.close();
+        resolve();
+      },
+      onclose: () => resolve(),
+      eoseTimeout: timeoutMs,
+    });
+  });
+}
