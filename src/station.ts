@@ -114,7 +114,8 @@ function startSwarmOf(
   logger: Logger,
 ): Swarm {
   const sisters = config.swarm.relays;
-  if (sisters.length > 0 && !relay) logger.warn('SWARM_RELAYS ignored: the swarm syncs the embedded relay only');
+  if (sisters.length > 0 && !relay)
+    logger.warn('SWARM_RELAYS ignored: the swarm syncs the embedded relay only');
   return startSwarm({
     sisters: relay ? sisters : [],
     intervalSeconds: config.swarm.intervalSeconds,

@@ -24,7 +24,9 @@ const RelayState = Type.Object({
 const SisterState = Type.Object({
   url: Type.String(),
   status: Type.Union([Type.Literal('connected'), Type.Literal('syncing'), Type.Literal('down')]),
-  last_sync_at: Type.Union([Type.Integer(), Type.Null()], { description: 'unix seconds of the last finished sync' }),
+  last_sync_at: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'unix seconds of the last finished sync',
+  }),
   events_in: Type.Integer({ description: 'events received from the sister that were new here' }),
   events_out: Type.Integer({ description: 'events sent to the sister that were new there' }),
   received: Type.Integer({ description: 'EVENT messages received from the sister, duplicates included' }),

@@ -24,13 +24,18 @@ export async function openRelay(
   return relay;
 }
 
-/** The events of `filters` stored at `relay`, until its EOSE (or `timeoutMs` of waiting). */
+/**
+ * The events of `filters` stored at `relay`, until its EOSE (or `timeoutMs` of waiting); nothing once the
+ * connection is closed (nostr-tools would send the REQ from a promise nobody awaits, and its rejection would
+ * be unhandled).
+ */
 export function fetchStored(
   relay: AbstractRelay,
   filters: Filter[],
   onevent: (event: NostrEvent) => void,
   timeoutMs = 30_000,
 ): Promise<void> {
+  if (!relay.connected) return Promise.resolve();
   return new Promise((resolve) => {
     const subscription = relay.subscribe(filters, {
       onevent,

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { open } from 'lmdb';
 import type { NostrEvent } from 'nostr-tools';
 import { nip77 } from 'nostr-tools';
@@ -8,7 +9,7 @@ import { SWARM_KINDS } from './kinds.js';
 /** What a sister's sync reads of the station's own store. */
 export interface LocalEvents {
   /** The (created_at, id) pairs of the swarm's kinds, sealed for a NIP-77 reconciliation. */
-  storage(now: number): nip77.NegentropyStorageVector;
+  storage(now: number): Promise<nip77.NegentropyStorageVector>;
   /** A stored event of the swarm's kinds, by id (never a kind 22242). */
   event(id: string): NostrEvent | undefined;
   close(): Promise<void>;
@@ -28,12 +29,15 @@ export function openLocalEvents(path: string): LocalEvents {
   const kinds = new Set(SWARM_KINDS);
   let closed = false;
   return {
-    storage(now) {
+    async storage(now) {
       const storage = new nip77.NegentropyStorageVector();
-      if (!closed) {
-        const pairs = readIdPairs(dbs, { kinds: [...SWARM_KINDS] }, MAX_RECORDS, now);
-        for (let page = pairs.next(4_096); page.length > 0; page = pairs.next(4_096))
-          for (const [at, id] of page) storage.insert(at, id);
+      const pairs = readIdPairs(dbs, { kinds: [...SWARM_KINDS] }, MAX_RECORDS, now);
+      // A page per event-loop turn: a large store never holds the API's thread for long.
+      while (!closed) {
+        const page = pairs.next(4_096);
+        if (page.length === 0) break;
+        for (const [at, id] of page) storage.insert(at, id);
+        await nextTurn();
       }
       storage.seal();
       return storage;

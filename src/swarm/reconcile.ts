@@ -51,12 +51,14 @@ export function reconcile(
     };
     const timer = setTimeout(() => {
       try {
-        sync.close();
+        // NEG-CLOSE is sent from a promise nostr-tools does not await: only on an open connection.
+        if (relay.connected) sync.close();
       } catch {
         // the connection is gone
       }
       finish('unsupported');
     }, timeoutMs);
-    sync.start().catch(() => finish('unsupported'));
+    if (relay.connected) sync.start().catch(() => finish('unsupported'));
+    else finish('unsupported');
   });
 }

@@ -108,8 +108,12 @@ export class Sister {
       };
     });
     const since = this.options.now();
-    sister.subscribe([{ kinds: [...SWARM_KINDS], since }], { onevent: (event) => void this.take(local, event) });
-    local.subscribe([{ kinds: [...SWARM_KINDS], since }], { onevent: (event) => void this.give(sister, event) });
+    sister.subscribe([{ kinds: [...SWARM_KINDS], since }], {
+      onevent: (event) => void this.take(local, event),
+    });
+    local.subscribe([{ kinds: [...SWARM_KINDS], since }], {
+      onevent: (event) => void this.give(sister, event),
+    });
     this.state.status = 'connected';
     while (!this.stopped && !dropped) {
       await this.sync(sister, local);
@@ -121,12 +125,19 @@ export class Sister {
   private async sync(sister: AbstractRelay, local: AbstractRelay): Promise<void> {
     const started = this.options.now();
     this.state.status = 'syncing';
-    const result = await reconcile(sister, this.options.local.storage(started), { kinds: [...SWARM_KINDS] }, 30_000);
+    const result = await reconcile(
+      sister,
+      await this.options.local.storage(started),
+      { kinds: [...SWARM_KINDS] },
+      30_000,
+    );
     if (result === 'unsupported') {
       this.state.method = 'req';
       const since = this.state.last_sync_at ?? 0;
       const filter = { kinds: [...SWARM_KINDS], since };
-      await fetchStored(sister, [filter], (event) => void this.take(local, event));
+      const taken: Promise<void>[] = [];
+      await fetchStored(sister, [filter], (event) => taken.push(this.take(local, event)));
+      await Promise.all(taken);
       const ours: NostrEvent[] = [];
       await fetchStored(local, [filter], (event) => ours.push(event));
       await Promise.all(ours.map((event) => this.give(sister, event)));
@@ -138,11 +149,13 @@ export class Sister {
         await fetchStored(sister, [{ ids }], (event) => taken.push(this.take(local, event)));
         await Promise.all(taken);
       }
-      for (const id of result.have) {
-        const event = this.options.local.event(id);
-        if (event) await this.give(sister, event);
+      for (let i = 0; i < result.have.length; i += ID_BATCH) {
+        const events = result.have.slice(i, i + ID_BATCH).map((id) => this.options.local.event(id));
+        await Promise.all(events.map((event) => event && this.give(sister, event)));
       }
     }
+    // A connection lost meanwhile: the sync starts over on the next session.
+    if (!sister.connected || !local.connected) return;
     this.state.last_sync_at = started;
     if (this.state.status === 'syncing') this.state.status = 'connected';
   }
