@@ -48,3 +48,32 @@ export function fetchStored(
     });
   });
 }
+
+/**
+ * Every stored event of `filter`, a page at a time: a relay answers at most its own limit per REQ (a sister
+ * without NIP-77 and a backlog would otherwise give only its newest page, and the next sync starts after it).
+ * Each next page asks `until` the oldest second seen; ids seen are skipped, and a page with nothing new ends.
+ */
+export async function fetchPaged(
+  relay: AbstractRelay,
+  filter: Filter,
+  onevent: (event: NostrEvent) => void,
+  pageSize = 500,
+): Promise<void> {
+  const seen = new Set<string>();
+  let until: number | undefined;
+  for (;;) {
+    let fresh = 0;
+    let oldest = Number.POSITIVE_INFINITY;
+    const page = { ...filter, limit: pageSize, ...(until !== undefined && { until }) };
+    await fetchStored(relay, [page], (event) => {
+      oldest = Math.min(oldest, event.created_at);
+      if (seen.has(event.id)) return;
+      seen.add(event.id);
+      fresh++;
+      onevent(event);
+    });
+    if (fresh === 0 || !relay.connected) return;
+    until = oldest;
+  }
+}

@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { EventTemplate, NostrEvent, VerifiedEvent } from 'nostr-tools';
 import type { AbstractRelay } from 'nostr-tools/abstract-relay';
 import type { Logger } from 'pino';
-import { fetchStored, openRelay } from './connect.js';
+import { fetchPaged, fetchStored, openRelay } from './connect.js';
 import { isSwarmEvent, SWARM_KINDS } from './kinds.js';
 import type { LocalEvents } from './local-store.js';
 import { reconcile } from './reconcile.js';
@@ -136,10 +136,10 @@ export class Sister {
       const since = this.state.last_sync_at ?? 0;
       const filter = { kinds: [...SWARM_KINDS], since };
       const taken: Promise<void>[] = [];
-      await fetchStored(sister, [filter], (event) => taken.push(this.take(local, event)));
+      await fetchPaged(sister, filter, (event) => taken.push(this.take(local, event)));
       await Promise.all(taken);
       const ours: NostrEvent[] = [];
-      await fetchStored(local, [filter], (event) => ours.push(event));
+      await fetchPaged(local, filter, (event) => ours.push(event));
       await Promise.all(ours.map((event) => this.give(sister, event)));
     } else {
       this.state.method = 'nip77';
