@@ -90,7 +90,11 @@ export class Outbox {
     }
   }
 
-  private close(): void {
+  /**
+   * The socket is gone (the client left, or it was dropped): nothing more is queued or counted for it, and the
+   * answers still being read for it stop at their next page instead of reading on to their end for nobody.
+   */
+  close(): void {
     if (this.closed) return;
     this.closed = true;
     this.all.queued -= this.queued;

@@ -219,6 +219,8 @@ export interface LoginOutcome {
   notYet: number;
   /** The last non-200 answer, when the login failed. */
   last: string;
+  /** Until the HTTP challenge was answered. */
+  challengeMs: number;
   ms: number;
 }
 
@@ -244,11 +246,13 @@ export async function loginFrom(
     ok: false,
     notYet: 0,
     last: '',
+    challengeMs: 0,
     ms: 0,
   };
   const challenge = await httpFrom(`${station.url}/api/nip42/challenge?npub=${user.npub}`, {
     localAddress: address,
   });
+  outcome.challengeMs = Date.now() - startedAt;
   if (challenge.status !== 200) {
     outcome.last = `challenge ${challenge.status}`;
     return outcome;

@@ -140,7 +140,11 @@ describe('clients that never read', () => {
 
     // And a stranger's login still gets through.
     const user = await registerUser(station, 'slow-readers@example.org');
-    const login = await loginFrom(station, user, '127.0.51.1');
+    // Open defect (docs/testing.md, "Known open defects"): right after the readers are cut, a new
+    // connection to the relay may wait about 20 s (challenge 20 ms, WebSocket open 20–28 s). The guard is a hang
+    // guard, not a timing assertion; the time is printed.
+    const login = await loginFrom(station, user, '127.0.51.1', 60_000);
+    console.info(`login after the slow readers: ${JSON.stringify(login)}`);
     expect(login, JSON.stringify(login)).toMatchObject({ published: true, ok: true });
   }, 150_000);
 });
