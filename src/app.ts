@@ -52,6 +52,7 @@ import { PublicAddresses, type PublicUrls } from './http/public-urls.js';
 export type RelayStoreHealth = StoreHealth & {
   connections?: number;
   queued_bytes?: number;
+  answer_events_read?: number;
   thread_restarts?: number;
 };
 

@@ -206,8 +206,8 @@ export async function startStation(
     view,
     relayStore: embeddedRelay
       ? () => {
-          const { store, connections, queued_bytes, restarts } = embeddedRelay.health();
-          return { ...store, connections, queued_bytes, thread_restarts: restarts };
+          const { store, restarts, ...thread } = embeddedRelay.health();
+          return { ...store, ...thread, thread_restarts: restarts };
         }
       : undefined,
     drive,

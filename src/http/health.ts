@@ -53,6 +53,12 @@ const Health = Type.Object({
       queued_bytes: Type.Optional(
         Type.Integer({ description: 'bytes queued for sending to all its clients, not yet written' }),
       ),
+      answer_events_read: Type.Optional(
+        Type.Integer({
+          description:
+            'stored events read to answer REQs since its thread started: an answer is read a page at a time, only while its client takes the pages',
+        }),
+      ),
       thread_restarts: Type.Optional(
         Type.Integer({
           description: 'times its thread died and was started again since the station started',

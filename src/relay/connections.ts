@@ -66,8 +66,7 @@ export class Connections {
     this.total++;
     if (!exempt) this.perAddress.set(key, held + 1);
     socket.once('close', () => {
-      // Before: a client that went away kept its outbox open, and its answers were read on to their end for
-      // nobody (40 of them held the relay thread about 20 s, new connections waiting).
+      // Its queued bytes leave the global count, and answers waiting on its queue are released (they stop).
       outbox.close();
       this.total--;
       this.outboxes.delete(connection);

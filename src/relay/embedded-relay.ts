@@ -50,7 +50,7 @@ export interface EmbeddedRelay {
   url: string;
   port: number;
   store: EventStore;
-  health(): { store: StoreHealth; connections: number; queued_bytes: number };
+  health(): { store: StoreHealth; connections: number; queued_bytes: number; answer_events_read: number };
   close(): Promise<void>;
 }
 
@@ -137,6 +137,7 @@ export async function startEmbeddedRelay(options: EmbeddedRelayOptions): Promise
       store: store.health(),
       connections: protocol.live.size,
       queued_bytes: connections.queuedBytes,
+      answer_events_read: protocol.counts.answerEventsRead,
     }),
     close: async () => {
       sweeping.stop();

@@ -61,8 +61,12 @@ export class Outbox {
     return new Promise((resolve) => this.waiting.push({ below, resolve }));
   }
 
+  /**
+   * False from the moment the socket leaves OPEN, not only once ws emits 'close' (which waits for the socket's
+   * teardown): an answer being read for a client that left stops at its next page.
+   */
   get open(): boolean {
-    return !this.closed;
+    return !this.closed && this.socket.readyState === WebSocket.OPEN;
   }
 
   /** Milliseconds since the client last took anything while something was queued for it (0: nothing queued). */

@@ -43,6 +43,8 @@ const RATE_REFUSALS_BEFORE_CLOSE = 100;
  */
 export class RelayProtocol {
   readonly live = new LiveSubscriptions();
+  /** What /health reports of the answers given. */
+  readonly counts = { answerEventsRead: 0 };
   private readonly negentropy: NegentropySessions;
 
   constructor(private readonly deps: RelayProtocolDeps) {
@@ -171,7 +173,7 @@ export class RelayProtocol {
     if (typeof id !== 'string') return connection.send(frame('NOTICE', reason));
     if (id.length === 0 || id.length > limits.maxSubidLength)
       return connection.send(frame('CLOSED', id, reason));
-    await answerReq({ ...this.deps, exempt: this.exempt }, connection, id, candidates);
+    await answerReq({ ...this.deps, exempt: this.exempt, counts: this.counts }, connection, id, candidates);
   }
 
   /** NIP-77: subscription ids of their own namespace, checked as REQ's are. */

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Filter, NostrEvent } from 'nostr-tools';
 import { compileFilter, validateFilter } from '../nostr/filters.js';
 import { NIP42_KIND } from '../nostr/nip42.js';
@@ -13,6 +14,8 @@ export interface ReqDeps {
   /** REQs per address; the station's connection and exempt addresses do not take from it. */
   reqRate: RateBuckets;
   exempt: (connection: RelayConnection) => boolean;
+  /** Stored events read for answers, counted for /health. */
+  counts: { answerEventsRead: number };
 }
 
 /**
@@ -29,7 +32,12 @@ const MAX_PAGE = 200;
 /** The last page sent to each connection, which the next one waits behind. */
 const turns = new WeakMap<RelayConnection, Promise<void>>();
 
-/** Runs `work` once the connection's previous page has been sent and taken. */
+/**
+ * Runs `work` once the connection's previous page has been sent and taken. Each page then gives the event loop
+ * a turn: when the client takes pages as fast as they are read (or its socket is gone and nothing is queued),
+ * `drained` resolves at once, and without that turn a whole answer would be read in one stretch of microtasks,
+ * with no socket, timer or other client served meanwhile (docs/decisions.md, "Relay answers a page at a time").
+ */
 async function inTurn(connection: RelayConnection, work: () => void): Promise<void> {
   const previous = turns.get(connection) ?? Promise.resolve();
   let release!: () => void;
@@ -38,6 +46,7 @@ async function inTurn(connection: RelayConnection, work: () => void): Promise<vo
     await previous;
     work();
     await connection.drained(PAGE_BYTES);
+    await nextTurn();
   } finally {
     release();
   }
@@ -124,6 +133,7 @@ export async function answerReq(
         if (!current()) return void (more = false);
         const page = cursor.next(Math.min(size, left));
         if (!page) return void (more = false);
+        deps.counts.answerEventsRead += page.length;
         let bytes = 0;
         for (const event of page) {
           if (given!.has(event.id)) continue;

@@ -88,6 +88,18 @@ describe('embedded relay: paged answers', () => {
     expect(client.closeCode).toBeNull();
   });
 
+  it('stops reading an answer at its next page once the client is gone', async () => {
+    await start();
+    const client = await connect();
+    client.send('REQ', 'all', { kinds: [1], limit: 5_000 });
+    client.close();
+    await waitFor(() => relay.health().connections === 0);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // A page or two (the first is 10 events), not the 300 asked: read to its end for nobody, an answer held
+    // the relay's event loop for as long as it took (test/security/relay-slow-readers.test.ts).
+    expect(relay.health().answer_events_read).toBeLessThan(EVENTS / 10);
+  });
+
   it('holds little for strangers that do not read, and drops them once they stall', async () => {
     await start();
     const readers = await Promise.all(Array.from({ length: 4 }, connect));
@@ -95,7 +107,7 @@ describe('embedded relay: paged answers', () => {
       (reader.socket as unknown as { _socket: { pause(): void } })._socket.pause();
       for (const id of ['a', 'b', 'c']) reader.send('REQ', id, { kinds: [1], limit: 5_000 });
     }
-    // Each connection's answers pause once 512 KiB are queued for it (plus one event per subscription).
+    // Each connection's answers pause once a page (128 KiB) is queued for it; 512 KiB leaves room to spare.
     let most = 0;
     const bound = 4 * (512 * 1024 + 3 * (CONTENT + 1024));
     await waitFor(() => {

@@ -19,7 +19,7 @@ import { tempDir } from '../helpers/temp.js';
 export interface Health {
   status: string;
   relays: { url: string; role: string; status: string; subscription: string }[];
-  relay_store: { ok: boolean; events: number; error: string | null } | null;
+  relay_store: { ok: boolean; events: number; error: string | null; answer_events_read?: number } | null;
   memory: { rss_mb: number; anonymous_mb: number | null; heap_used_mb: number } | null;
 }
 

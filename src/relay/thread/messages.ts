@@ -14,6 +14,8 @@ export interface RelayThreadHealth {
   connections: number;
   /** Bytes queued for sending over all connections. */
   queued_bytes: number;
+  /** Stored events read to answer REQs since the thread started. */
+  answer_events_read: number;
 }
 
 /** Messages from the relay thread to the station. */

@@ -89,6 +89,7 @@ export async function startRelayThread(
     store: { ok: true, events: 0, error: null },
     connections: 0,
     queued_bytes: 0,
+    answer_events_read: 0,
   };
   // Its log lines and health from the first message on: the thread reports its store before it listens.
   const listenTo = (current: Worker) =>
@@ -108,7 +109,12 @@ export async function startRelayThread(
   let alive = true;
 
   const down = (reason: string) => {
-    health = { store: { ...health.store, ok: false, error: reason }, connections: 0, queued_bytes: 0 };
+    health = {
+      ...health,
+      store: { ...health.store, ok: false, error: reason },
+      connections: 0,
+      queued_bytes: 0,
+    };
   };
   const attach = (current: Worker) => {
     current.on('error', (error) => logger.error({ err: error }, 'embedded relay thread failed'));
