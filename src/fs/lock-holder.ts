@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { processIdentity } from '../process/identity.js';
+import { isRunning, processIdentity } from '../process/identity.js';
 
 /**
  * Who holds a lock, and who waits for it (fs/file-lock.ts).
@@ -63,16 +63,6 @@ export async function staleIfHolderGone(lockPath: string): Promise<boolean> {
     () => true,
     () => false,
   );
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
 }
 
 /** A waiter's mark beside the lock (`<lock>.wanted`, its mtime): see LockLease.maxMs. */

@@ -20,7 +20,8 @@ export const processIdentity = `${bootId}:${process.pid}`;
  */
 export const processInstance = `${processIdentity}:${randomBytes(6).toString('hex')}`;
 
-function isRunning(pid: number): boolean {
+/** Whether a process `pid` runs on this machine (as any user). */
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

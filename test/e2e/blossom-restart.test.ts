@@ -1,14 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { nip19 } from 'nostr-tools';
 import { afterEach, describe, expect, it } from 'vitest';
 import { multipart } from '../helpers/multipart.js';
 import { keyFromSecret, nip98Header, type TestKey } from '../helpers/nostr.js';
-import { waitFor } from '../helpers/relay.js';
-import { tempDir } from '../helpers/temp.js';
+import { leftoverFiles } from '../helpers/temp.js';
 import { blossomToken, nostrAuth, sha256Hex } from '../drive/blossom/requests.js';
-import { startService, type ServiceProcess } from './service-process.js';
+import { loopbackEnv, ServiceFleet } from './service-process.js';
 
 interface Descriptor {
   sha256: string;
@@ -28,50 +27,15 @@ const facts = (list: Descriptor[]) =>
     .map(({ sha256, size, type, uploaded }) => ({ sha256, size, type, uploaded }))
     .sort((a, b) => (a.sha256 < b.sha256 ? -1 : 1));
 
-/** Every file under `dir` whose name marks it as temporary: an interrupted write left behind. */
-async function temporaryFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((entry) => entry.isFile() && /\.(tmp|part)$/.test(entry.name))
-    .map((entry) => join(entry.parentPath, entry.name));
-}
-
 describe('Blossom across a SIGKILL and a restart', () => {
-  const services: ServiceProcess[] = [];
-  const dirs: Awaited<ReturnType<typeof tempDir>>[] = [];
-  afterEach(async () => {
-    for (const service of services.splice(0))
-      if (service.child.exitCode === null && service.child.signalCode === null) {
-        service.child.kill('SIGKILL');
-        await service.exited;
-      }
-    for (const dir of dirs.splice(0)) await dir.cleanup();
-  });
+  const fleet = new ServiceFleet();
+  afterEach(() => fleet.cleanup());
 
   it('serves every blob, byte for byte, and the same lists after a SIGKILL and after a stop', async () => {
-    const dir = await tempDir();
-    dirs.push(dir);
+    const dir = await fleet.dir();
     const dataRoot = join(dir.path, 'game');
-    const env = {
-      HOME: dir.path,
-      DATA_ROOT: dataRoot,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      RELAY_URL: 'ws://127.0.0.1:0',
-      EMBEDDED_RELAY: 'on',
-      IPFS_GATEWAY: 'http://127.0.0.1:0',
-      PUBLISH_FILE_METADATA: 'false',
-    };
-    const start = async () => {
-      const service = startService(env);
-      services.push(service);
-      const url = await service.listening;
-      await waitFor(async () => {
-        const health = await fetch(`${url}/health`);
-        return health.ok && ((await health.json()) as { status: string }).status === 'ok';
-      }, 30_000);
-      return { service, url };
-    };
+    const env = { ...loopbackEnv(dir.path), DATA_ROOT: dataRoot, PUBLISH_FILE_METADATA: 'false' };
+    const start = () => fleet.start(env);
 
     let { service, url } = await start();
 
@@ -185,7 +149,7 @@ describe('Blossom across a SIGKILL and a restart', () => {
     const aliceAfter = aliceList.filter((d) => !gone.has(d.sha256));
     expect(await list(alice)).toEqual(aliceAfter);
     expect(await list(bob)).toEqual(bobList);
-    expect(await temporaryFiles(dataRoot)).toEqual([]);
+    expect(await leftoverFiles(dataRoot)).toEqual([]);
 
     // A stop: the manifest.json export of a drive changed since the start is written by then (drive/export.ts),
     // from the index, which holds the blob index too (its holders are written with each change, so it
@@ -210,6 +174,6 @@ describe('Blossom across a SIGKILL and a restart', () => {
     expect((await fetch(`${url}/${sha256Hex(aliceOnly[0]!)}`)).status).toBe(404);
     expect(await list(alice)).toEqual(aliceAfter);
     expect(await list(bob)).toEqual(bobList);
-    expect(await temporaryFiles(dataRoot)).toEqual([]);
+    expect(await leftoverFiles(dataRoot)).toEqual([]);
   }, 120_000);
 });

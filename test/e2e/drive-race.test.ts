@@ -1,29 +1,18 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { waitFor } from '../helpers/relay.js';
-import { tempDir } from '../helpers/temp.js';
 import { httpApi, registerAt } from '../drive/index/http-api.js';
 import { disagreements, raceOnDrive, serverErrors, type Listing } from '../drive/index/race-workload.js';
-import { loopbackEnv, startService, type ServiceProcess } from './service-process.js';
+import { loopbackEnv, ServiceFleet } from './service-process.js';
 
 /** Each half of the run (the issue's race runs 60 s; the process is killed in the middle). */
 const HALF_MS = Number(process.env.DRIVE_RACE_SECONDS ?? 60) * 500;
 
 describe('a drive raced by its owner and its pages, across a SIGKILL', () => {
-  const services: ServiceProcess[] = [];
-  const dirs: Awaited<ReturnType<typeof tempDir>>[] = [];
-  afterEach(async () => {
-    for (const service of services.splice(0))
-      if (service.child.exitCode === null && service.child.signalCode === null) {
-        service.child.kill('SIGKILL');
-        await service.exited;
-      }
-    for (const dir of dirs.splice(0)) await dir.cleanup();
-  });
+  const fleet = new ServiceFleet();
+  afterEach(() => fleet.cleanup());
 
   it('lists exactly what was acknowledged after a kill in the middle and a restart, with no 5xx', async () => {
-    const dir = await tempDir();
-    dirs.push(dir);
+    const dir = await fleet.dir();
     const env = {
       ...loopbackEnv(dir.path),
       DATA_ROOT: join(dir.path, 'game'),
@@ -33,10 +22,8 @@ describe('a drive raced by its owner and its pages, across a SIGKILL', () => {
     };
     let base = '';
     const start = async () => {
-      const service = startService(env);
-      services.push(service);
-      base = await service.listening;
-      await waitFor(async () => (await fetch(`${base}/health`)).ok);
+      const { service, url } = await fleet.start(env);
+      base = url;
       return service;
     };
     const first = await start();

@@ -4,8 +4,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mappedBytes, type MemoryReading } from '../../src/process/memory.js';
 import type { MemoryDecision } from '../../src/process/memory-watchdog.js';
-import { tempDir } from '../helpers/temp.js';
-import { loopbackEnv, startService, type ServiceProcess } from './service-process.js';
+import { loopbackEnv, ServiceFleet } from './service-process.js';
 
 const run = promisify(execFile);
 const MB = 1024 * 1024;
@@ -27,18 +26,12 @@ const parsed = (lines: string[]): LogLine[] =>
   });
 
 describe('the memory watchdog in a real process', () => {
-  const services: ServiceProcess[] = [];
-  const dirs: Awaited<ReturnType<typeof tempDir>>[] = [];
-  afterEach(async () => {
-    for (const { child } of services.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-    for (const dir of dirs.splice(0)) await dir.cleanup();
-  });
+  const fleet = new ServiceFleet();
+  afterEach(() => fleet.cleanup());
 
   it('stops the station on its own, with one error line and a non-zero exit, past MEMORY_LIMIT_MB', async () => {
-    const dir = await tempDir();
-    dirs.push(dir);
-    const service = startService({ ...loopbackEnv(dir.path), MEMORY_LIMIT_MB: '1' });
-    services.push(service);
+    const dir = await fleet.dir();
+    const service = fleet.spawn({ ...loopbackEnv(dir.path), MEMORY_LIMIT_MB: '1' });
     const url = await service.listening;
     // Before the watchdog's third sample: /health shows what it holds against the limit.
     const { memory } = (await (await fetch(`${url}/health`)).json()) as {
@@ -64,8 +57,7 @@ describe('the memory watchdog in a real process', () => {
   it.runIf(process.platform === 'linux')(
     'leaves a process alone whose resident set grew by LMDB pages past the limit',
     async () => {
-      const dir = await tempDir();
-      dirs.push(dir);
+      const dir = await fleet.dir();
       const env = join(dir.path, 'env');
       const node = (...args: string[]) =>
         run(process.execPath, ['--import', 'tsx', CHILD, ...args], {

@@ -7,9 +7,8 @@ import '../../src/nostr/verify.js';
 import { openLmdbEventStore } from '../../src/relay/store/lmdb-event-store.js';
 import { newKey, signEvent } from '../helpers/nostr.js';
 import { waitFor } from '../helpers/relay.js';
-import { tempDir } from '../helpers/temp.js';
 import { RawClient } from '../relay/raw-client.js';
-import { freePort, startService, type ServiceProcess } from './service-process.js';
+import { freePort, ServiceFleet } from './service-process.js';
 
 const STORED = 200_000;
 const RECENT = 2_000;
@@ -49,17 +48,11 @@ async function fillStore(path: string): Promise<NostrEvent[]> {
 }
 
 describe('a station with 200,000 stored events', () => {
-  const services: ServiceProcess[] = [];
-  const dirs: Awaited<ReturnType<typeof tempDir>>[] = [];
-  afterEach(async () => {
-    for (const service of services.splice(0))
-      if (service.child.exitCode === null) service.child.kill('SIGKILL');
-    for (const dir of dirs.splice(0)) await dir.cleanup();
-  });
+  const fleet = new ServiceFleet();
+  afterEach(() => fleet.cleanup());
 
   it('starts without verifying stored signatures, and after a SIGKILL keeps every acknowledged event and login', async () => {
-    const dir = await tempDir();
-    dirs.push(dir);
+    const dir = await fleet.dir();
     const dataRoot = join(dir.path, 'game');
     await fillStore(join(dataRoot, 'relay', 'store'));
     const relayUrl = `ws://127.0.0.1:${await freePort()}`;
@@ -74,11 +67,8 @@ describe('a station with 200,000 stored events', () => {
       RELAY_MAX_EVENTS: String(STORED * 2),
     };
     const start = async () => {
-      const service = startService(env);
-      services.push(service);
-      const url = await service.listening;
+      const { service, url } = await fleet.start(env);
       const health = async () => (await (await fetch(`${url}/health`)).json()) as Health;
-      await waitFor(async () => (await health()).status === 'ok');
       return { service, url, health };
     };
 

@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { waitFor } from '../helpers/relay.js';
+import { tempDir, type TempDir } from '../helpers/temp.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -65,4 +67,46 @@ export function loopbackEnv(home: string): Record<string, string> {
     EMBEDDED_RELAY: 'on',
     IPFS_GATEWAY: 'http://127.0.0.1:0',
   };
+}
+
+/**
+ * The service processes a test starts and the folders they use: `cleanup` (in `afterEach`) SIGKILLs whichever
+ * still run and removes the folders.
+ */
+export class ServiceFleet {
+  private readonly services: ServiceProcess[] = [];
+  private readonly dirs: TempDir[] = [];
+
+  async dir(prefix?: string): Promise<TempDir> {
+    const dir = await tempDir(prefix);
+    this.dirs.push(dir);
+    return dir;
+  }
+
+  /** Starts the service without waiting for it (a test watching it stop on its own). */
+  spawn(env: Record<string, string>): ServiceProcess {
+    const service = startService(env);
+    this.services.push(service);
+    return service;
+  }
+
+  /** Starts the service and resolves once its `/health` says `ok`. */
+  async start(env: Record<string, string>): Promise<{ service: ServiceProcess; url: string }> {
+    const service = this.spawn(env);
+    const url = await service.listening;
+    await waitFor(async () => {
+      const health = await fetch(`${url}/health`);
+      return ((await health.json()) as { status?: string }).status === 'ok';
+    });
+    return { service, url };
+  }
+
+  async cleanup(): Promise<void> {
+    for (const service of this.services.splice(0))
+      if (service.child.exitCode === null && service.child.signalCode === null) {
+        service.child.kill('SIGKILL');
+        await service.exited;
+      }
+    for (const dir of this.dirs.splice(0)) await dir.cleanup();
+  }
 }

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { nip19 } from 'nostr-tools';
@@ -7,43 +6,20 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { multipart } from '../helpers/multipart.js';
 import { keyFromSecret, nip98Header, type TestKey } from '../helpers/nostr.js';
 import { waitFor } from '../helpers/relay.js';
-import { tempDir } from '../helpers/temp.js';
+import { leftoverFiles as leftovers } from '../helpers/temp.js';
 import { sha256Hex } from '../drive/blossom/requests.js';
-import { loopbackEnv, startService, type ServiceProcess } from './service-process.js';
-
-/** Every file under `dir` that an interrupted write or upload leaves: temp files and staged parts. */
-async function leftovers(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries
-    .filter((entry) => entry.isFile() && /\.(tmp|part)$/.test(entry.name))
-    .map((entry) => join(entry.parentPath, entry.name));
-}
+import { loopbackEnv, ServiceFleet } from './service-process.js';
 
 describe('SIGHUP (the terminal closed) stops the station like SIGTERM', () => {
-  const services: ServiceProcess[] = [];
-  const dirs: Awaited<ReturnType<typeof tempDir>>[] = [];
-  afterEach(async () => {
-    for (const service of services.splice(0))
-      if (service.child.exitCode === null && service.child.signalCode === null) {
-        service.child.kill('SIGKILL');
-        await service.exited;
-      }
-    for (const dir of dirs.splice(0)) await dir.cleanup();
-  });
+  const fleet = new ServiceFleet();
+  afterEach(() => fleet.cleanup());
 
   it('during a slow upload: exit 0, no staged part left, and what was acknowledged is there after a restart', async () => {
-    const dir = await tempDir('sighup-');
-    dirs.push(dir);
+    const dir = await fleet.dir('sighup-');
     const dataRoot = join(dir.path, 'game');
     const tmpDir = join(dir.path, 'tmp');
     const env = { ...loopbackEnv(dir.path), DATA_ROOT: dataRoot, TMP_DIR: tmpDir };
-    const start = async () => {
-      const service = startService(env);
-      services.push(service);
-      const url = await service.listening;
-      await waitFor(async () => (await fetch(`${url}/health`)).ok, 30_000);
-      return { service, url };
-    };
+    const start = () => fleet.start(env);
     const first = await start();
     const { service } = first;
     let { url } = first;

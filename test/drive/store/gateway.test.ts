@@ -1,49 +1,36 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeDirectory } from '../../../src/drive/store/dag.js';
 import type { EmbeddedStore } from '../../../src/drive/store/embedded.js';
-import { startGateway, type Gateway } from '../../../src/drive/store/gateway.js';
 import { parseRange } from '../../../src/drive/store/http-range.js';
-import { tempDir } from '../../helpers/temp.js';
 import { collect, once_, pseudoRandom } from '../helpers.js';
-import { openEmbedded, type OpenedStore } from './open-store.js';
+import { serveEmbedded, type ServedStore } from './open-store.js';
 
 const PNG_HEADER = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 describe('read-only gateway over the embedded store', () => {
-  let dir: Awaited<ReturnType<typeof tempDir>>;
-  let opened: OpenedStore;
+  let served: ServedStore;
   let store: EmbeddedStore;
-  let gateway: Gateway;
   let big: Buffer;
   let bigCid: string;
   let pngCid: string;
   let folderCid: string;
 
   beforeAll(async () => {
-    dir = await tempDir('gateway-');
-    opened = await openEmbedded(join(dir.path, 'ipfs-store'));
-    store = opened.store;
-    gateway = await startGateway(store, { host: '127.0.0.1', port: 0 });
+    served = await serveEmbedded('gateway-');
+    ({ store } = served);
     big = await collect(pseudoRandom(3 * 1024 * 1024 + 123, 'gateway'));
     bigCid = (await store.add(once_(big))).cid;
     const png = await store.add(once_(Buffer.concat([PNG_HEADER, Buffer.alloc(100)])));
     pngCid = png.cid;
     const text = await store.add(once_(Buffer.from('bonjour\n')));
-    const folder = await encodeDirectory([
+    folderCid = await served.folder([
       { name: 'été <b>.jpg', cid: png.cid, dagSize: png.dagSize },
       { name: 'notes.txt', cid: text.cid, dagSize: text.dagSize },
     ]);
-    folderCid = await store.putBlock(folder.bytes);
   });
-  afterAll(async () => {
-    await gateway.close();
-    await opened.close();
-    await dir.cleanup();
-  });
+  afterAll(() => served.close());
 
   const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
-    fetch(`${gateway.url}${path}`, { headers, method });
+    served.get(path, headers, method);
 
   it('serves a file whole, streamed, with its CID as ETag and a sniffed type for a bare CID', async () => {
     const response = await get(`/ipfs/${bigCid}`);

@@ -1,16 +1,12 @@
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
 import { CarBlockIterator } from '@ipld/car/iterator';
 import * as dagPb from '@ipld/dag-pb';
 import { exporter } from 'ipfs-unixfs-exporter';
 import { CID } from 'multiformats/cid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeDirectory } from '../../../src/drive/store/dag.js';
 import type { EmbeddedStore } from '../../../src/drive/store/embedded.js';
-import { startGateway, type Gateway } from '../../../src/drive/store/gateway.js';
-import { tempDir } from '../../helpers/temp.js';
 import { collect, once_, pseudoRandom } from '../helpers.js';
-import { openEmbedded, type OpenedStore } from './open-store.js';
+import { serveEmbedded, type ServedStore } from './open-store.js';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest();
 
@@ -22,41 +18,27 @@ async function carOf(response: Response) {
 }
 
 describe('trustless gateway formats (raw block, CAR)', () => {
-  let dir: Awaited<ReturnType<typeof tempDir>>;
-  let opened: OpenedStore;
+  let served: ServedStore;
   let store: EmbeddedStore;
-  let gateway: Gateway;
   let big: Buffer;
   let bigCid: string;
   let folderCid: string;
 
   beforeAll(async () => {
-    dir = await tempDir('trustless-');
-    opened = await openEmbedded(join(dir.path, 'ipfs-store'));
-    store = opened.store;
-    gateway = await startGateway(store, {
-      host: '127.0.0.1',
-      port: 0,
-      carLimits: { maxBlocks: 50, maxBytes: 1e9 },
-    });
+    served = await serveEmbedded('trustless-', { carLimits: { maxBlocks: 50, maxBytes: 1e9 } });
+    ({ store } = served);
     big = await collect(pseudoRandom(3 * 1024 * 1024, 'trustless'));
     const added = await store.add(once_(big));
     bigCid = added.cid;
     const text = await store.add(once_(Buffer.from('bonjour\n')));
-    const folder = await encodeDirectory([
+    folderCid = await served.folder([
       { name: 'big.bin', cid: added.cid, dagSize: added.dagSize },
       { name: 'notes.txt', cid: text.cid, dagSize: text.dagSize },
     ]);
-    folderCid = await store.putBlock(folder.bytes);
   });
-  afterAll(async () => {
-    await gateway.close();
-    await opened.close();
-    await dir.cleanup();
-  });
+  afterAll(() => served.close());
 
-  const get = (path: string, headers: Record<string, string> = {}) =>
-    fetch(`${gateway.url}${path}`, { headers });
+  const get = (path: string, headers: Record<string, string> = {}) => served.get(path, headers);
 
   it('streams a 3 MiB file as a CAR whose blocks hash to their CIDs and rebuild it byte for byte', async () => {
     const response = await get(`/ipfs/${bigCid}?format=car`);
@@ -149,10 +131,9 @@ describe('trustless gateway formats (raw block, CAR)', () => {
 
   it('cuts a CAR over its limit instead of ending it as if whole', async () => {
     // 50 blocks at most here: the folder, the 3 MiB file and its leaves fit; a DAG of more does not.
-    const many = await encodeDirectory(
+    const manyCid = await served.folder(
       Array.from({ length: 6 }, (_, i) => ({ name: `copy-${i}.bin`, cid: bigCid, dagSize: 3 * 1024 * 1024 })),
     );
-    const manyCid = await store.putBlock(many.bytes);
     const response = await get(`/ipfs/${manyCid}?format=car&car-dups=y`);
     expect(response.status).toBe(200);
     await expect(response.arrayBuffer()).rejects.toThrow();
