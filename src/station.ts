@@ -1,10 +1,10 @@
-import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { RelayClient, signerFromSecretKey } from '../streams/relay-client.js';
 import { STATION_KINDS } from '../streams/kinds.js';
 import { startStreams } from '../streams/index.js';
 import { buildApp } from './app.js';
 import { startDriveGateway } from './drive/plugin.js';
+import { ensureRelay, relayStorePath, startSwarmOf } from './station-relay.js';
 import type { Gateway } from './drive/store/gateway.js';
 import { driveLinks } from './drive/links.js';
 import { openDriveServices } from './drive/services.js';
@@ -16,19 +16,16 @@ import { createAuthServices } from './auth/services.js';
 import { systemClock, unixSeconds, type Clock } from './clock.js';
 import type { Config } from './config/config.js';
 import { UserStore } from './identity/user-store.js';
-import { loadStationKey, stationKeyPath, type StationKey } from './identity/station-key.js';
+import { loadStationKey, stationKeyPath } from './identity/station-key.js';
 import { registerVerifiedSource } from './nostr/verify.js';
 import { RelayCheckpoint } from './state/relay-checkpoint.js';
 import { openStationDb } from './state/station-db.js';
 import { createMailer } from './mail/mailer.js';
 import { createScraper } from './cookies/scraper/service.js';
 import { openEventSignatures } from './relay/store/signatures.js';
-import { startRelayThread, type RelayThread } from './relay/thread/relay-thread.js';
-import { isLoopbackUrl, relayAnswers } from './relay/probe.js';
-import { isLaterClusterInstance } from './process/cluster.js';
 import { checkListenHost, ensureWritableDirectory } from './process/preflight.js';
 import { failedAt, listenFailureAsStartupError } from './process/startup-errors.js';
-import { startSwarm, type Swarm } from './swarm/swarm.js';
+import type { RelayThread } from './relay/thread/relay-thread.js';
 
 /** Seconds of events fetched again on every resubscription, for events that arrived out of order. */
 const RESUME_OVERLAP_SECONDS = 60;
@@ -46,85 +43,6 @@ export interface Station {
   relayUrl: string;
   embeddedRelay: RelayThread | null;
   close(): Promise<void>;
-}
-
-const relayStorePath = (config: Config) => join(config.dataRoot, 'relay', 'store');
-
-async function ensureRelay(
-  config: Config,
-  logger: Logger,
-  stationKey: StationKey,
-): Promise<RelayThread | null> {
-  if (config.embeddedRelay === 'off') return null;
-  if (isLaterClusterInstance()) {
-    logger.info({ url: config.relayUrl }, "embedded relay left to the cluster's first instance");
-    return null;
-  }
-  if (config.embeddedRelay === 'auto') {
-    // RELAY_URL unset: the derived address is the station's own, whatever HOST is (src/config/listen.ts).
-    const own = config.listen.relayIsDerived || isLoopbackUrl(config.relayUrl);
-    if (!own || (await relayAnswers(config.relayUrl))) return null;
-  }
-  const target = new URL(config.relayUrl);
-  try {
-    const relay = await startRelayThread(
-      {
-        host: config.listen.relay,
-        port: Number(target.port || 80),
-        storePath: relayStorePath(config),
-        legacyJournal: join(config.dataRoot, 'relay', 'events.jsonl'),
-        maxEvents: config.relay.maxEvents,
-        limits: {
-          maxFutureSeconds: config.relay.maxFutureSeconds,
-          maxEventsPerMinute: config.relay.eventsPerMinute,
-          ...config.relay.budgets,
-          reqBurst: config.relay.budgets.reqsPerSecond * 4,
-          // All reconciliations together hold at most four of the largest one (about 40 bytes a record).
-          maxNegRecordsTotal: config.relay.budgets.maxNegRecords * 4,
-        },
-        privilegedPubkeys: [stationKey.hex],
-        publicUrls: [config.relayUrl, ...config.relay.publicUrls],
-        rateExempt: config.trustedIps,
-        trustedProxies: config.trustedProxies,
-        logLevel: logger.level,
-        signatureThreads: config.relay.signatureThreads,
-      },
-      { logger, maxHeapMb: config.relay.maxHeapMb },
-    );
-    logger.info({ url: relay.url }, 'embedded relay started (nothing answered at RELAY_URL)');
-    return relay;
-  } catch (error) {
-    // Another station process on this machine won the race for the port: use its relay like any other.
-    const taken = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
-    if (config.embeddedRelay === 'auto' && taken && (await relayAnswers(config.relayUrl))) return null;
-    const names = { port: 'RELAY_URL', host: config.listen.relayIsDerived ? 'HOST' : 'RELAY_URL' };
-    const address = { host: config.listen.relay, port: Number(target.port || 80) };
-    const remedy =
-      'stop that program, or set RELAY_URL to a free port (or to a running relay, with EMBEDDED_RELAY=off)';
-    throw listenFailureAsStartupError(error, names, address, remedy) ?? error;
-  }
-}
-
-/** The sync with sister stations (SWARM_RELAYS): it reads the embedded relay's store, so needs that relay. */
-function startSwarmOf(
-  config: Config,
-  relay: RelayThread | null,
-  stationKey: StationKey,
-  clock: Clock,
-  logger: Logger,
-): Swarm {
-  const sisters = config.swarm.relays;
-  if (sisters.length > 0 && !relay)
-    logger.warn('SWARM_RELAYS ignored: the swarm syncs the embedded relay only');
-  return startSwarm({
-    sisters: relay ? sisters : [],
-    intervalSeconds: config.swarm.intervalSeconds,
-    localUrl: relay?.url ?? config.relayUrl,
-    storePath: relayStorePath(config),
-    sign: signerFromSecretKey(stationKey.secretKey),
-    now: () => unixSeconds(clock),
-    logger,
-  });
 }
 
 /** Starts the whole service: relay (or embedded relay), user store, relay client and streams, HTTP API. */
