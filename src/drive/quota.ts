@@ -1,4 +1,4 @@
-import type { SizeLimit } from '../fs/staging.js';
+import type { SizeLimit } from '../fs/head-bytes.js';
 import { TooLarge } from '../errors.js';
 
 export class QuotaExceededError extends TooLarge {

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { sizeRefusal, type SizeLimit, type StagedFile, type StagingArea } from '../fs/staging.js';
+import { sizeRefusal, type SizeLimit } from '../fs/head-bytes.js';
+import type { StagedFile, StagingArea } from '../fs/staging.js';
 import type { AuthContext } from '../auth/types.js';
 import type { UserRecord } from '../identity/user-files.js';
 import { InvalidInput, Forbidden, TooLarge, Unauthenticated } from '../errors.js';

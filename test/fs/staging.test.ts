@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StagingArea, sizeRefusal, type SizeLimit } from '../../src/fs/staging.js';
+import { sizeRefusal, type SizeLimit } from '../../src/fs/head-bytes.js';
+import { StagingArea } from '../../src/fs/staging.js';
 import { tempDir } from '../helpers/temp.js';
 
 async function* chunks(...parts: Array<string | Buffer>): AsyncGenerator<Buffer> {

@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SizeLimit } from '../../src/fs/staging.js';
+import type { SizeLimit } from '../../src/fs/head-bytes.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { authorizationHeader, newKey, nip98Header, type TestKey } from '../helpers/nostr.js';
 import { postForm, register, type Owner } from '../helpers/multipart.js';
