@@ -36,7 +36,7 @@ const turns = new WeakMap<RelayConnection, Promise<void>>();
  * Runs `work` once the connection's previous page has been sent and taken. Each page then gives the event loop
  * a turn: when the client takes pages as fast as they are read (or its socket is gone and nothing is queued),
  * `drained` resolves at once, and without that turn a whole answer would be read in one stretch of microtasks,
- * with no socket, timer or other client served meanwhile (docs/decisions.md, "Relay answers a page at a time").
+ * with no socket, timer or other client served meanwhile (docs/decisions.md, "The relay on a thread of its own").
  */
 async function inTurn(connection: RelayConnection, work: () => void): Promise<void> {
   const previous = turns.get(connection) ?? Promise.resolve();
