@@ -103,8 +103,15 @@ export async function startEmbeddedRelay(options: EmbeddedRelayOptions): Promise
     response.writeHead(426, { 'content-type': 'text/plain; charset=utf-8' });
     response.end('This is a NOSTR relay: connect with a WebSocket client.\n');
   });
-  // ws closes a connection whose message passes max_message_length (1009), as NIP-11 advertises.
-  const wss = new WebSocketServer({ server, maxPayload: limits.maxMessageLength });
+  // ws closes a connection whose message passes max_message_length (1009), as NIP-11 advertises. One message
+  // per connection per turn of the event loop (the rest waits in its socket, read as the relay takes them):
+  // a connection that sends a burst cannot hold the thread while it is all parsed, and a new connection or the
+  // station's own messages are served in between (docs/decisions.md, "The relay on a thread of its own").
+  const wss = new WebSocketServer({
+    server,
+    maxPayload: limits.maxMessageLength,
+    allowSynchronousEvents: false,
+  });
   const connections = new Connections(limits, (address) => exempt(address, 0), options.logger);
   wss.on('connection', (socket, request) => {
     const connection = connections.open(socket, proxyAddr(request, trustProxy));
