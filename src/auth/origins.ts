@@ -1,5 +1,5 @@
 import { isIPv4 } from 'node:net';
-import { networkInterfaces } from 'node:os';
+import { machineNames } from '../net/machine-names.js';
 
 /** What the URL check needs of a request, as Fastify sees it through TRUSTED_PROXIES. */
 export interface RequestAddressing {
@@ -13,23 +13,14 @@ export interface RequestAddressing {
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 
-function localAddresses(): Set<string> {
-  const addresses = new Set<string>();
-  for (const entries of Object.values(networkInterfaces())) {
-    for (const entry of entries ?? [])
-      addresses.add(entry.family === 'IPv6' ? `[${entry.address}]` : entry.address);
-  }
-  return addresses;
-}
-
 /**
  * The absolute URL a request was sent to, when its origin is one of this station's (docs/auth-model.md): a
- * PUBLIC_URL (its path prefix included), or a loopback or local-interface address (a station reached on the
- * LAN needs no configuration). Any other host (a forwarded one included) yields null: a NIP-98 event signed
+ * PUBLIC_URL (its path prefix included), or a loopback or local-interface address, or the machine's own host
+ * or mDNS name (a station reached on the LAN needs no configuration). Any other host (a forwarded one included) yields null: a NIP-98 event signed
  * for another site's URL must never pass here.
  */
 export class StationOrigins {
-  private readonly local = localAddresses();
+  private readonly local = new Set(machineNames());
   private readonly known: Set<string>;
   /**
    * Scheme and port of the own origins that are on this machine (the embedded gateway): on any other local

@@ -1,11 +1,12 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { hostname, networkInterfaces, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import proxyAddr from 'proxy-addr';
 import type { Logger } from 'pino';
 import { WebSocketServer } from 'ws';
 import { dialableHost, listen } from '../net/listen.js';
+import { machineNames } from '../net/machine-names.js';
 import {
   NIP11_CORS_HEADERS,
   NIP11_MEDIA_TYPE,
@@ -169,16 +170,6 @@ function loopbackAliases(host: string, port: number): string[] {
   return ['127.0.0.1', '::1', 'localhost', '0.0.0.0', '::'].includes(host)
     ? names.map((name) => `ws://${name}:${port}`)
     : [];
-}
-
-function machineNames(): string[] {
-  const names: string[] = [];
-  const machine = hostname().toLowerCase();
-  if (machine !== '') names.push(machine, ...(machine.includes('.') ? [] : [`${machine}.local`]));
-  for (const entries of Object.values(networkInterfaces()))
-    for (const entry of entries ?? [])
-      names.push(entry.family === 'IPv6' ? `[${entry.address}]` : entry.address);
-  return names;
 }
 
 async function importLegacy(path: string, store: EventStore, logger?: Logger): Promise<void> {

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { StationOrigins } from '../../src/auth/origins.js';
 import { loadConfig } from '../../src/config/config.js';
@@ -43,6 +44,16 @@ describe('StationOrigins.allowsOrigin', () => {
     expect(station.allowsOrigin('https://127.0.0.5:8080', api)).toBe(false);
     expect(station.allowsOrigin('http://203.0.113.9:8080', api)).toBe(false);
     expect(station.allowsOrigin('http://127.attacker.example:8080', api)).toBe(false);
+  });
+
+  it("the machine's mDNS name is local too: the explorer opened by a phone at <host>.local", () => {
+    const station = new StationOrigins([], ['http://127.0.0.1:8080']);
+    const name = `${hostname().toLowerCase()}.local`;
+    const api = station.requestUrl({ protocol: 'http', host: `${name}:54321`, path: '/api/upload' });
+    expect(api).toBe(`http://${name}:54321/api/upload`);
+    expect(station.allowsOrigin(`http://${name}:8080`, api)).toBe(true);
+    expect(station.allowsOrigin(`http://${name}:8081`, api)).toBe(false);
+    expect(station.allowsOrigin('http://other-host.local:8080', api)).toBe(false);
   });
 
   it('a Host that merely starts like a loopback address is not a station origin either', () => {
