@@ -19,7 +19,19 @@ describe('fetchPaged', () => {
     const link = await openRelay(relay.url);
     try {
       const got: string[] = [];
-      await fetchPaged(link, { kinds: [1] }, (event) => got.push(event.id), 10);
+      const pages: number[] = [];
+      await fetchPaged(
+        link,
+        { kinds: [1] },
+        async (page) => {
+          pages.push(page.length);
+          // The next page waits for this one to be handled.
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          got.push(...page.map((event) => event.id));
+        },
+        10,
+      );
+      expect(pages.every((size) => size <= 10)).toBe(true);
       expect(got).toHaveLength(25);
       expect(new Set(got)).toEqual(new Set(notes.map((note) => note.id)));
     } finally {

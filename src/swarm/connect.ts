@@ -53,27 +53,30 @@ export function fetchStored(
  * Every stored event of `filter`, a page at a time: a relay answers at most its own limit per REQ (a sister
  * without NIP-77 and a backlog would otherwise give only its newest page, and the next sync starts after it).
  * Each next page asks `until` the oldest second seen; ids seen are skipped, and a page with nothing new ends.
+ * The next page is asked only once `onpage` has finished with this one: a backlog is never held, or passed
+ * on, whole.
  */
 export async function fetchPaged(
   relay: AbstractRelay,
   filter: Filter,
-  onevent: (event: NostrEvent) => void,
+  onpage: (events: NostrEvent[]) => Promise<unknown> | void,
   pageSize = 500,
 ): Promise<void> {
   const seen = new Set<string>();
   let until: number | undefined;
   for (;;) {
-    let fresh = 0;
+    const fresh: NostrEvent[] = [];
     let oldest = Number.POSITIVE_INFINITY;
     const page = { ...filter, limit: pageSize, ...(until !== undefined && { until }) };
     await fetchStored(relay, [page], (event) => {
       oldest = Math.min(oldest, event.created_at);
       if (seen.has(event.id)) return;
       seen.add(event.id);
-      fresh++;
-      onevent(event);
+      fresh.push(event);
     });
-    if (fresh === 0 || !relay.connected) return;
+    if (fresh.length === 0) return;
+    await onpage(fresh);
+    if (!relay.connected) return;
     until = oldest;
   }
 }

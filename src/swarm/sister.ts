@@ -135,12 +135,8 @@ export class Sister {
       this.state.method = 'req';
       const since = this.state.last_sync_at ?? 0;
       const filter = { kinds: [...SWARM_KINDS], since };
-      const taken: Promise<void>[] = [];
-      await fetchPaged(sister, filter, (event) => taken.push(this.take(local, event)));
-      await Promise.all(taken);
-      const ours: NostrEvent[] = [];
-      await fetchPaged(local, filter, (event) => ours.push(event));
-      await Promise.all(ours.map((event) => this.give(sister, event)));
+      await fetchPaged(sister, filter, (page) => Promise.all(page.map((event) => this.take(local, event))));
+      await fetchPaged(local, filter, (page) => Promise.all(page.map((event) => this.give(sister, event))));
     } else {
       this.state.method = 'nip77';
       for (let i = 0; i < result.need.length; i += ID_BATCH) {
