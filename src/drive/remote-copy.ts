@@ -43,14 +43,18 @@ export async function fetchVerified(
   const body = { [Symbol.asyncIterator]: () => reader };
   const index: BlockIndex = new Map();
   const blocks = verifiedBlocks(body, link.cid, index, remote.maxBlocks ?? 100_000);
-  const log = await (async () => {
-    if (!/^application\/vnd\.ipld\.car\b/i.test(origin.contentType ?? ''))
-      throw new ContentUnverifiedError({
-        en: `${given.origin} did not answer a CAR (format=car): it is not a trustless gateway.`,
-        fr: `${given.origin} n’a pas répondu un CAR (format=car) : ce n’est pas une passerelle sans confiance.`,
-      });
-    return staging.receive(blocks, []);
-  })().catch(async (error: unknown) => {
+  const notACar = !/^application\/vnd\.ipld\.car\b/i.test(origin.contentType ?? '');
+  const log = await (
+    notACar
+      ? Promise.reject(
+          new ContentUnverifiedError({
+            en: `${given.origin} did not answer a CAR (format=car): it is not a trustless gateway.`,
+            fr: `${given.origin} n’a pas répondu un CAR (format=car) : ce n’est pas une passerelle sans confiance.`,
+          }),
+        )
+      : staging.receive(blocks, [])
+  ).catch(async (error: unknown) => {
+    // The origin's body is given back (its connection closed) whatever went wrong.
     await reader.return?.();
     throw error;
   });
